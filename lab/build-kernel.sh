@@ -1,0 +1,59 @@
+#!/bin/bash
+# Build the guest kernel: Debian's linux-source-6.12 + kernel/patches/series,
+# configured from x86_64_defconfig + kvm_guest.config + kernel/config/*.config.
+# Keyed by a hash of its inputs: a build whose inputs did not change is a no-op;
+# otherwise kbuild rebuilds incrementally in the same output directory.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+TARBALL=/usr/src/linux-source-6.12.tar.xz
+K=$CHMU_CACHE/kernel
+SRC=$K/linux-source-6.12
+OUT=$K/build
+MODROOT=$K/modroot
+LOG=$LOG_DIR/kernel.log
+
+[ -f "$TARBALL" ] || die "$TARBALL missing: install linux-source-6.12 (make deps)"
+src_id=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || stat -c %s-%Y "$TARBALL")
+mapfile -t frags < <(ls "$LAB_ROOT"/kernel/config/*.config)
+plist=$(series_files "$LAB_ROOT/kernel/patches") || exit 1
+mapfile -t patches < <(grep . <<<"$plist" || true)
+key=$( (echo "$src_id"; inputs_key "$0" "$LAB_ROOT/lab/lib.sh" \
+	"$LAB_ROOT/kernel/patches/series" "${frags[@]}" "${patches[@]}") | sha256sum | cut -c1-16)
+
+if [ "$(cat "$K/key" 2>/dev/null)" = "$key" ] && [ -f "$OUT/arch/x86/boot/bzImage" ]; then
+	exit 0
+fi
+mkdir -p "$K"
+: >"$LOG"
+start=$SECONDS
+
+if [ "$(cat "$K/src-id" 2>/dev/null)" != "$src_id" ] || [ ! -d "$SRC" ]; then
+	msg KERNEL "unpacking $(basename "$TARBALL") ($src_id)"
+	rm -rf "$SRC" "$K/applied" "$OUT"
+	run_logged "$LOG" tar --no-same-owner -xJf "$TARBALL" -C "$K"
+	echo "$src_id" >"$K/src-id"
+fi
+
+msg KERNEL "applying kernel/patches/series (${#patches[@]} patches)"
+sync_series "$SRC" "$LAB_ROOT/kernel/patches" "$K/applied" "$LOG"
+
+msg KERNEL "configuring"
+mkdir -p "$OUT"
+run_logged "$LOG" make -C "$SRC" O="$OUT" x86_64_defconfig
+run_logged "$LOG" "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" \
+	"$OUT/.config" "$SRC/kernel/configs/kvm_guest.config" "${frags[@]}"
+run_logged "$LOG" make -C "$SRC" O="$OUT" olddefconfig
+
+# Every option we asked for must have survived olddefconfig.
+verify_config "$OUT/.config" "${frags[@]}" ||
+	die "kernel config lost requested options (check their dependencies)"
+
+msg KERNEL "building bzImage and modules (log: $LOG)"
+run_logged "$LOG" make -C "$SRC" O="$OUT" -j"$(nproc)" bzImage modules
+rm -rf "$MODROOT"
+run_logged "$LOG" make -C "$SRC" O="$OUT" INSTALL_MOD_PATH="$MODROOT" \
+	INSTALL_MOD_STRIP=1 modules_install
+make -s -C "$SRC" O="$OUT" kernelrelease >"$K/release"
+echo "$key" >"$K/key"
+msg KERNEL "built $(cat "$K/release") in $((SECONDS - start)) s"

@@ -1,0 +1,80 @@
+#!/bin/bash
+# Install the Debian packages the lab needs, when they are missing.
+# Idempotent and silent when everything is present. Needs root.
+set -euo pipefail
+
+# Packages from bookworm proper.
+PKGS=(
+	# kernel build
+	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
+	rsync xz-utils python3 zstd
+	# QEMU build (meson and pycotap come from backports, below)
+	ninja-build pkg-config libglib2.0-dev libpixman-1-dev libfdt-dev
+	libcap-ng-dev libattr1-dev python3-venv dpkg-dev
+	# firmware used with -L
+	seabios qemu-system-data
+	# toolkit build and guest userland (the guest runs the host's root fs)
+	clang llvm libbpf-dev bpftool bpftrace ndctl daxctl numactl stress-ng
+	zlib1g-dev tmux
+)
+# Packages that must come from bookworm-backports.
+BPO_PKGS=(linux-source-6.12 meson python3-pycotap)
+
+missing=()
+for p in "${PKGS[@]}" "${BPO_PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+# meson must be new enough for QEMU 10 (>= 1.5); bookworm's 1.0 is not.
+if dpkg-query -W -f='${Version}' meson 2>/dev/null | grep -q '^1\.0'; then
+	missing+=(meson)
+fi
+
+src_list=/etc/apt/sources.list.d/chmu-lab.sources
+need_src=0
+[ -f "$src_list" ] || need_src=1
+[ ${#missing[@]} -eq 0 ] && [ $need_src -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing packages (${missing[*]}); run as root to install them" >&2
+	exit 1
+fi
+
+if [ $need_src -eq 1 ]; then
+	echo "  DEPS    adding bookworm-backports and deb-src sources ($src_list)"
+	cat >"$src_list" <<'SRC'
+# Added by the CHMU lab (lab/deps.sh): meson, pycotap and linux-source-6.12
+# come from bookworm-backports; deb-src lets us fetch QEMU's source tarball.
+Types: deb deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+fi
+
+echo "  DEPS    apt-get update"
+apt-get update -qq
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "  DEPS    installing: ${missing[*]}"
+	bpo=()
+	base=()
+	for p in "${missing[@]}"; do
+		case " ${BPO_PKGS[*]} " in
+		*" $p "*) bpo+=("$p") ;;
+		*) base+=("$p") ;;
+		esac
+	done
+	export DEBIAN_FRONTEND=noninteractive
+	[ ${#base[@]} -eq 0 ] ||
+		apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null
+	[ ${#bpo[@]} -eq 0 ] ||
+		apt-get install -y -qq --no-install-recommends -t bookworm-backports \
+			"${bpo[@]}" >/dev/null
+fi

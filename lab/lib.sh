@@ -1,0 +1,115 @@
+# Shared helpers for the lab scripts. Sourced, not run.
+# shellcheck shell=bash
+
+CHMU_CACHE=${CHMU_CACHE:-$HOME/.cache/chmu}
+LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LOG_DIR=$CHMU_CACHE/logs
+mkdir -p "$LOG_DIR"
+
+# msg TAG TEXT: one progress line, kbuild style.
+msg() {
+	printf '  %-7s %s\n' "$1" "$2"
+}
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+# run_logged LOG CMD...: run CMD with its output appended to LOG (and shown
+# with V=1). On failure print the tail of the log and where it is.
+run_logged() {
+	local log=$1 rc=0
+	shift
+	if [ "${V:-0}" = 1 ]; then
+		"$@" 2>&1 | tee -a "$log"
+		rc=${PIPESTATUS[0]}
+	else
+		"$@" >>"$log" 2>&1 || rc=$?
+	fi
+	if [ $rc -ne 0 ]; then
+		echo "error: '$*' failed (exit $rc); last lines of $log:" >&2
+		tail -n 25 "$log" >&2
+		echo "error: full log: $log" >&2
+		exit $rc
+	fi
+}
+
+# inputs_key FILE...: a hash of the named files' names and contents.
+inputs_key() {
+	local f
+	for f in "$@"; do
+		printf '%s\n' "${f#"$LAB_ROOT"/}"
+		sha256sum <"$f"
+	done | sha256sum | cut -d' ' -f1
+}
+
+# series_files DIR: the patches listed in DIR/series, in order, as paths.
+series_files() {
+	local dir=$1 p
+	[ -f "$dir/series" ] || return 0
+	while read -r p _; do
+		case "$p" in '' | '#'*) continue ;; esac
+		[ -f "$dir/$p" ] || die "$dir/series names $p, which does not exist"
+		printf '%s\n' "$dir/$p"
+	done <"$dir/series"
+}
+
+# sync_series TREE PATCHDIR STATE: make TREE carry exactly the patches of
+# PATCHDIR/series. STATE keeps copies of the patches currently applied;
+# they are reverted (newest first) before the new series is applied, so
+# only files the patches touch get new timestamps and rebuild.
+sync_series() {
+	local tree=$1 pdir=$2 state=$3 log=$4 p n
+	mkdir -p "$state"
+	local want have
+	local list
+	list=$(series_files "$pdir") || exit 1
+	want=$(while read -r p; do if [ -n "$p" ]; then sha256sum <"$p"; fi; done <<<"$list")
+	have=
+	[ -f "$state/list" ] &&
+		have=$(while read -r p; do sha256sum <"$state/$p"; done <"$state/list")
+	[ "$want" = "$have" ] && return 0
+	if [ -f "$state/list" ]; then
+		tac "$state/list" | while read -r p; do
+			patch -d "$tree" -p1 -R -s -f <"$state/$p" >>"$log" 2>&1 ||
+				die "could not revert $p in $tree (see $log); remove $tree to start afresh"
+		done
+	fi
+	rm -rf "$state" && mkdir -p "$state"
+	: >"$state/list"
+	n=0
+	while read -r p; do
+		[ -n "$p" ] || continue
+		n=$((n + 1))
+		patch -d "$tree" -p1 -N -s --dry-run <"$p" >>"$log" 2>&1 ||
+			die "patch $(basename "$p") does not apply to $tree (see $log)"
+		patch -d "$tree" -p1 -N -s <"$p" >>"$log" 2>&1 ||
+			die "patch $(basename "$p") failed on $tree (see $log)"
+		cp "$p" "$state/$(printf '%04d' $n)-$(basename "$p")"
+		echo "$(printf '%04d' $n)-$(basename "$p")" >>"$state/list"
+	done <<<"$list"
+}
+
+# verify_config CONFIG FRAGMENT...: check that every "CONFIG_X=..." and
+# "# CONFIG_X is not set" line of the fragments holds in CONFIG (a symbol
+# asked to be unset may also be absent). Prints one line per violation.
+verify_config() {
+	local config=$1 f line sym got bad=0
+	shift
+	for f in "$@"; do
+		while IFS= read -r line; do
+			case "$line" in
+			CONFIG_*=*) sym=${line%%=*} ;;
+			'# CONFIG_'*' is not set') sym=${line#\# } && sym=${sym%% *} ;;
+			*) continue ;;
+			esac
+			got=$(grep -E "^($sym=|# $sym is not set)" "$config" || true)
+			[ "$line" = "$got" ] && continue
+			[ "${line#\#}" != "$line" ] && [ -z "$got" ] && continue
+			echo "error: $(basename "$f"): '$line' became '${got:-<absent>}'" >&2
+			bad=1
+		done <"$f"
+	done
+	return $bad
+}

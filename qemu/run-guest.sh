@@ -1,0 +1,131 @@
+#!/bin/bash
+# Boot the lab guest under QEMU (TCG) and run a command in it.
+#
+#   qemu/run-guest.sh 'CMD'      run CMD as root in the guest, in the
+#                                repository directory; its output and exit
+#                                status come back here
+#   qemu/run-guest.sh --shell    interactive shell on this terminal
+#
+# The guest's root file system is this machine's, read-only over virtio-9p;
+# /tmp, /run and /var/tmp are tmpfs; the kernel's modules appear under
+# /lib/modules through an overlay on /usr/lib. A writable results directory is shared at /run/results.
+#
+# Environment:
+#   CXL_DEVICES=N     type-3 devices (default 1), each on its own root port
+#   CXL_MEM_SIZE=S    volatile memory per device (default 512M)
+#   CHMU_PROPS=...    properties appended to every cxl-type3 device
+#   GUEST_MEM=S       guest DRAM (default 2G), on NUMA node 0
+#   GUEST_CPUS=N      vCPUs (default 2)
+#   GUEST_TIMEOUT=S   watchdog: seconds before a guest is killed (default 900)
+#   CHMU_RESULTS=DIR  keep the results share here (default: a temporary dir)
+#   QEMU_EXTRA=...    extra QEMU arguments
+#   V=1               show the kernel console too
+set -euo pipefail
+. "$(dirname "$0")/../lab/lib.sh"
+
+QEMU=${QEMU:-$CHMU_CACHE/qemu/build/qemu-system-x86_64}
+KERNEL=$CHMU_CACHE/kernel/build/arch/x86/boot/bzImage
+CXL_DEVICES=${CXL_DEVICES:-1}
+CXL_MEM_SIZE=${CXL_MEM_SIZE:-512M}
+GUEST_MEM=${GUEST_MEM:-2G}
+GUEST_CPUS=${GUEST_CPUS:-2}
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-900}
+# Properties every lab device gets before CHMU_PROPS.
+CHMU_DEFAULT_PROPS=${CHMU_DEFAULT_PROPS-}
+
+shell=0
+if [ "${1-}" = --shell ]; then
+	shell=1
+	shift
+fi
+[ $shell -eq 1 ] || [ $# -eq 1 ] || die "usage: $0 'CMD' | --shell"
+[ -x "$QEMU" ] || die "$QEMU missing: run 'make' first"
+[ -f "$KERNEL" ] || die "$KERNEL missing: run 'make' first"
+case "$CXL_DEVICES" in '' | *[!0-9]*) die "CXL_DEVICES must be a number" ;; esac
+[ "$CXL_DEVICES" -ge 1 ] && [ "$CXL_DEVICES" -le 8 ] || die "CXL_DEVICES must be 1..8"
+
+if [ -n "${CHMU_RESULTS-}" ]; then
+	res=$CHMU_RESULTS
+	mkdir -p "$res"
+	rm -f "$res/status" "$res/output" "$res/console.log"
+	keep=1
+else
+	res=$(mktemp -d "${TMPDIR:-/tmp}/chmu-guest.XXXXXX")
+	keep=0
+fi
+cleanup() {
+	[ -f "$res/console.log" ] && cp "$res/console.log" "$LOG_DIR/guest-console.log"
+	[ $keep -eq 1 ] || rm -rf "$res"
+}
+trap cleanup EXIT
+
+# What the guest init needs to know, as shell assignments it sources.
+{
+	printf 'LAB_ROOT=%q\n' "$LAB_ROOT"
+	printf 'CHMU_CACHE=%q\n' "$CHMU_CACHE"
+	printf 'KRELEASE=%q\n' "$(cat "$CHMU_CACHE/kernel/release")"
+	printf 'SHELL_MODE=%q\n' "$shell"
+	if [ $shell -eq 1 ] && [ -t 0 ]; then
+		read -r rows cols < <(stty size)
+		printf 'TTY_ROWS=%q\nTTY_COLS=%q\nTERM=%q\n' "$rows" "$cols" "${TERM:-vt100}"
+	fi
+	[ $shell -eq 1 ] || printf 'GUEST_CMD=%q\n' "$1"
+} >"$res/env"
+
+args=(
+	-M q35,cxl=on,sata=off -accel tcg -cpu max,hypervisor=off
+	-smp "$GUEST_CPUS" -m "$GUEST_MEM"
+	-object memory-backend-ram,id=ram0,size="$GUEST_MEM"
+	-numa node,nodeid=0,cpus=0-$((GUEST_CPUS - 1)),memdev=ram0
+	-L /usr/share/seabios -L /usr/share/qemu
+	-nodefaults -display none -no-reboot
+	-kernel "$KERNEL"
+	-append "console=ttyS0 root=hostroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro init=$LAB_ROOT/qemu/guest-init panic=-1 oops=panic tsc=reliable no_timer_check"
+	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on
+	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+	-fsdev local,id=results,path="$res",security_model=none
+	-device virtio-9p-pci,fsdev=results,mount_tag=results
+	-serial file:"$res/console.log"
+	-chardev stdio,id=out,signal=off
+	-serial chardev:out
+	-device pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1
+	-M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=$((CXL_DEVICES * 4))G
+)
+for ((i = 0; i < CXL_DEVICES; i++)); do
+	props=$CHMU_DEFAULT_PROPS
+	[ -z "${CHMU_PROPS-}" ] || props=${props:+$props,}$CHMU_PROPS
+	args+=(
+		-object memory-backend-ram,id=cxl-mem$i,share=on,size="$CXL_MEM_SIZE"
+		-device cxl-rp,port=$i,bus=cxl.1,id=cxl-rp$i,chassis=0,slot=$((i + 2))
+		-device "cxl-type3,bus=cxl-rp$i,volatile-memdev=cxl-mem$i,id=cxl-vmem$i,sn=$((0x1000 + i))${props:+,$props}"
+	)
+done
+# shellcheck disable=SC2206
+args+=(${QEMU_EXTRA-})
+
+rc=0
+if [ $shell -eq 1 ]; then
+	"$QEMU" "${args[@]}" || rc=$?
+else
+	timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" </dev/null || rc=$?
+fi
+
+if [ "${V:-0}" = 1 ] && [ -f "$res/console.log" ]; then
+	echo "---- guest console ----" >&2
+	cat "$res/console.log" >&2
+fi
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	echo "error: guest watchdog: no result within ${GUEST_TIMEOUT}s, guest killed (console: $LOG_DIR/guest-console.log)" >&2
+	tail -n 15 "$res/console.log" >&2 || true
+	exit 124
+fi
+[ $rc -eq 0 ] || die "QEMU failed (exit $rc; console: $LOG_DIR/guest-console.log)"
+if [ ! -f "$res/status" ]; then
+	why=$(grep -m 1 -E 'Kernel panic|BUG:|Oops|general protection' "$res/console.log" 2>/dev/null |
+		sed 's/^\[[ 0-9.]*\] //' || true)
+	echo "error: the guest stopped without reporting a status${why:+: $why}; last console lines:" >&2
+	tail -n 25 "$res/console.log" >&2 || true
+	echo "error: console: $LOG_DIR/guest-console.log" >&2
+	exit 125
+fi
+exit "$(cat "$res/status")"
