@@ -4,10 +4,10 @@
 set -euo pipefail
 R=${CHMU_RESULTS:?}
 PASSES=${BENCH_PASSES:-8}
-SIZE=${BENCH_SIZE:-2M}
+BYTES=${BENCH_SIZE:-2M}
 
 rate() { # rate ARGS... : the accesses/s chmu-workload stream reports
-	chmu-workload stream --size "$SIZE" --passes "$PASSES" "$@" |
+	chmu-workload stream --size "$BYTES" --passes "$PASSES" "$@" |
 		sed -n 's/^rate=//p'
 }
 
@@ -25,7 +25,7 @@ cat >"$R/results.md" <<MD
 
 Guest: $(nproc) vCPUs under TCG, kernel $(uname -r). Each rate is
 \`chmu-workload stream\`: $PASSES sequential passes of aligned 8-byte
-accesses over $SIZE, timed with CLOCK_MONOTONIC, all measured in this run.
+accesses over $BYTES, timed with CLOCK_MONOTONIC, all measured in this run.
 
 ## Guest memory throughput (accesses/s)
 
@@ -39,7 +39,7 @@ Under TCG every access to CXL memory is an MMIO access that reaches the
 emulated device, so the CXL rate is the device model's rate.
 MD
 cat >"$R/results.json" <<JSON
-{"version":1,"passes":$PASSES,"size":"$SIZE","kernel":"$(uname -r)",
+{"version":1,"passes":$PASSES,"size":"$BYTES","kernel":"$(uname -r)",
  "dram_read":$dram_r,"dram_write":$dram_w,"cxl_read":$cxl_r,"cxl_write":$cxl_w,
  "cxl_dram_read_ratio":$(ratio "$cxl_r" "$dram_r"),"cxl_dram_write_ratio":$(ratio "$cxl_w" "$dram_w")}
 JSON
