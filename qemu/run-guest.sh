@@ -8,7 +8,9 @@
 #
 # The guest's root file system is this machine's, read-only over virtio-9p;
 # /tmp, /run and /var/tmp are tmpfs; the kernel's modules appear under
-# /lib/modules through an overlay on /usr/lib. A writable results directory is shared at /run/results.
+# /lib/modules through an overlay on /usr/lib. A writable results directory
+# is shared at /run/results; QEMU logs guest errors (-d guest_errors) to
+# qemu.log there.
 #
 # Environment:
 #   CXL_DEVICES=N     type-3 devices (default 1), each on its own root port
@@ -31,7 +33,7 @@ GUEST_MEM=${GUEST_MEM:-2G}
 GUEST_CPUS=${GUEST_CPUS:-2}
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-900}
 # Properties every lab device gets before CHMU_PROPS.
-CHMU_DEFAULT_PROPS=${CHMU_DEFAULT_PROPS-}
+CHMU_DEFAULT_PROPS=${CHMU_DEFAULT_PROPS-chmu=on}
 
 shell=0
 if [ "${1-}" = --shell ]; then
@@ -47,7 +49,7 @@ case "$CXL_DEVICES" in '' | *[!0-9]*) die "CXL_DEVICES must be a number" ;; esac
 if [ -n "${CHMU_RESULTS-}" ]; then
 	res=$CHMU_RESULTS
 	mkdir -p "$res"
-	rm -f "$res/status" "$res/output" "$res/console.log"
+	rm -f "$res/status" "$res/output" "$res/console.log" "$res/qemu.log"
 	keep=1
 else
 	res=$(mktemp -d "${TMPDIR:-/tmp}/chmu-guest.XXXXXX")
@@ -79,6 +81,7 @@ args=(
 	-numa node,nodeid=0,cpus=0-$((GUEST_CPUS - 1)),memdev=ram0
 	-L /usr/share/seabios -L /usr/share/qemu
 	-nodefaults -display none -no-reboot
+	-d guest_errors -D "$res/qemu.log"
 	-kernel "$KERNEL"
 	-append "console=ttyS0 root=hostroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro init=$LAB_ROOT/qemu/guest-init panic=-1 oops=panic tsc=reliable no_timer_check"
 	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on
