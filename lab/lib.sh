@@ -1,7 +1,7 @@
 # Shared helpers for the lab scripts. Sourced, not run.
 # shellcheck shell=bash
 
-CHMU_CACHE=${CHMU_CACHE:-$HOME/.cache/chmu}
+export CHMU_CACHE=${CHMU_CACHE:-$HOME/.cache/chmu}
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LOG_DIR=$CHMU_CACHE/logs
 mkdir -p "$LOG_DIR"

@@ -4,6 +4,7 @@
 #define CHMU_CHECK_H
 
 #include <stdio.h>
+#include <string.h>
 
 static int check_failures, check_total;
 
