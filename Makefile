@@ -2,7 +2,7 @@
 #
 #   make              install missing packages, build kernel, QEMU and tools
 #   make test         host unit tests, device tests and guest tests
-#   make check        host-only tests (seconds, no guest)
+#   make check        host-only tests and QEMU qtests (seconds, no guest)
 #   make guest CMD=…  boot the guest and run CMD in it
 #   make shell        interactive guest shell
 #   make demo         the lab end to end
@@ -53,7 +53,7 @@ $(BUILD)/tests/%: tests/host/%.c $(TOOL_LIB) tools/lib/*.h tests/host/check.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(TOOL_LIB)
 
-check: $(HOST_TESTS) tools
+check: qemu $(HOST_TESTS) tools
 	$(Q)tests/run check
 
 test: all $(HOST_TESTS)

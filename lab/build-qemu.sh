@@ -59,7 +59,14 @@ if [ "$(cat "$OUT/.chmu-configure" 2>/dev/null)" != "${CONFIGURE_ARGS[*]}" ]; th
 	echo "${CONFIGURE_ARGS[*]}" >"$OUT/.chmu-configure"
 fi
 
-msg QEMU "building qemu-system-x86_64 (log: $LOG)"
-run_logged "$LOG" ninja -C "$OUT" qemu-system-x86_64
+msg QEMU "building qemu-system-x86_64 and the CHMU qtest (log: $LOG)"
+run_logged "$LOG" ninja -C "$OUT" qemu-system-x86_64 tests/qtest/cxl-chmu-test
+# The +ds tarball has no firmware: link Debian's into the data directory
+# QEMU uses when run from its build tree (as the qtests run it).
+bundle=$OUT/qemu-bundle/usr/local/share/qemu
+mkdir -p "$bundle"
+for f in /usr/share/seabios/*.bin /usr/share/qemu/*.bin; do
+	[ -e "$bundle/$(basename "$f")" ] || ln -sf "$f" "$bundle/"
+done
 echo "$key" >"$Q/key"
 msg QEMU "built in $((SECONDS - start)) s"
