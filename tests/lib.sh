@@ -61,3 +61,48 @@ status_field() {
 guest_errors() {
 	cat "$CHMU_RESULTS/qemu.log" 2>/dev/null || true
 }
+
+# Driver tests -------------------------------------------------------------
+
+HMU=/sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.0
+TRACE=/sys/kernel/tracing
+
+# hmu_setup: load the driver and trace the chmu events into a clean buffer.
+hmu_setup() {
+	modprobe cxl_hmu
+	[ -d $HMU ] || fail "no $HMU after loading cxl_hmu"
+	echo 0 >$TRACE/tracing_on
+	echo >$TRACE/trace
+	echo 1 >$TRACE/events/chmu/enable
+	echo 1 >$TRACE/tracing_on
+}
+
+# hmu_cfg ATTR=VALUE...: configure the instance through sysfs.
+hmu_cfg() {
+	local kv
+	for kv in "$@"; do
+		echo "${kv#*=}" >"$HMU/${kv%%=*}" || fail "writing ${kv#*=} to ${kv%%=*}"
+	done
+}
+
+# trace_field EVENT FIELDS...: "f1=v1 f2=v2 ..." per EVENT line, chosen fields.
+trace_events() {
+	local ev=$1
+	shift
+	grep " $ev: " $TRACE/trace | sed 's/.*: mem[0-9]* chmu[0-9.]* //' |
+		while read -r line; do
+			local out="" f
+			for f in "$@"; do
+				out+="$(tr ' ' '\n' <<<"$line" | grep "^$f=") "
+			done
+			echo "${out% }"
+		done
+}
+
+# expect_errno ERRNO-NAME FILE VALUE: writing VALUE to FILE fails with it.
+expect_errno() {
+	local out
+	out=$( (echo "$3" >"$2") 2>&1) && fail "writing $3 to $2 succeeded"
+	grep -q "$1" <<<"$out" || fail "writing $3 to $2: '$out', expected $1"
+	echo "ok: $(basename "$2") <- $3: $1"
+}

@@ -8,7 +8,8 @@
  *   verify  write a pattern over the area, read it back, count mismatches;
  *           for anonymous memory also report on which nodes the pages are.
  *   touch   perform exactly COUNT 8-byte accesses at the base of each
- *           listed unit (--units 3,7,10-12 of --unit-size bytes).
+ *           listed unit (--units 3,7,10-12 of --unit-size bytes); for
+ *           anonymous memory also print each unit's physical address.
  *   stream  --passes sequential passes of 8-byte accesses over the area,
  *           timed: reports accesses and accesses per second.
  *
@@ -34,6 +35,9 @@
 #define MAX_NODES 64
 #define MPOL_BIND 2
 #define MPOL_MF_STRICT (1 << 0)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
 
 const char *argp_program_version = "chmu-workload 0.1";
 
@@ -187,6 +191,16 @@ static void *map_area(void)
 			return NULL;
 		}
 	}
+	/*
+	 * Allocate every page now (the kernel zeroes them), so that the
+	 * workload's own accesses are exactly the ones it counts and loads
+	 * do not land on the shared zero page.
+	 */
+	if (madvise(p, env.size, MADV_POPULATE_WRITE)) {
+		fprintf(stderr, "chmu-workload: populate: %s\n", strerror(errno));
+		munmap(p, env.size);
+		return NULL;
+	}
 	return p;
 }
 
@@ -245,6 +259,23 @@ static int do_verify(void *area)
 	return bad ? 1 : 0;
 }
 
+/* Physical address of @p from /proc/self/pagemap, 0 when unknown. */
+static uint64_t phys_addr(void *p)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t ent = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &ent, sizeof(ent), (uintptr_t)p / page * sizeof(ent)) != sizeof(ent))
+		ent = 0;
+	close(fd);
+	if (!(ent & (1ULL << 63)) || !(ent & ((1ULL << 55) - 1)))
+		return 0;
+	return (ent & ((1ULL << 55) - 1)) * page + (uintptr_t)p % page;
+}
+
 static int do_touch(void *area)
 {
 	uint64_t sink = 0;
@@ -265,6 +296,15 @@ static int do_touch(void *area)
 				*w = c;
 			else
 				sink += *w;
+		}
+	}
+	/* For anonymous memory, where each touched unit is (root only). */
+	if (!env.dax) {
+		for (int i = 0; i < env.nr_units; i++) {
+			uint64_t pa = phys_addr((char *)area + env.units[i] * env.unit_size);
+
+			if (pa)
+				printf("phys%d=0x%llx\n", i, (unsigned long long)pa);
 		}
 	}
 	printf("units=%d\naccesses=%llu\nop=%s\n", env.nr_units,
