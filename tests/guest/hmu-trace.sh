@@ -37,6 +37,15 @@ expect_eq "$(trace_events chmu_hotlist_entry unit count | tr '\n' ';')" "unit=5 
 expect_eq "$(trace_events chmu_hotlist_batch reason | sort -u | head -n 1)" "reason=0" "drained by the fill interrupt"
 [ "$(irqs)" -gt "${before:-0}" ] || fail "no interrupt counted in /proc/interrupts"
 hmu_cfg enable=0
+
+# With an interrupt but below the fill threshold, the timer drains.
+echo >$TRACE/trace
+hmu_cfg mode=epoch threshold=1 epoch_us=1000000 fill_threshold=512 poll_ms=100 enable=1
+touch_units 11 3
+sleep 1.5
+expect_eq "$(trace_events chmu_hotlist_entry unit count)" "unit=11 count=3" "entry below the fill threshold"
+expect_eq "$(trace_events chmu_hotlist_batch nr reason | grep -v '^nr=0 ' | head -n 1)" "nr=1 reason=2" "drained by the timer"
+hmu_cfg enable=0
 chmu-region destroy "$REGION"
 
 # System RAM on its own node: reads only, so the kernel's page zeroing
