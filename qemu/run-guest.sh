@@ -7,7 +7,8 @@
 #   qemu/run-guest.sh --shell    interactive shell on this terminal
 #
 # The guest's root file system is this machine's, read-only over virtio-9p;
-# /tmp, /run and /var/tmp are tmpfs; the kernel's modules appear under
+# /run is a tmpfs, /tmp and /var/tmp writable overlays on the host's (a
+# checkout may live there); the kernel's modules appear under
 # /lib/modules through an overlay on /usr/lib. A writable results directory
 # is shared at /run/results; QEMU logs guest errors (-d guest_errors) to
 # qemu.log there.
