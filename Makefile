@@ -24,8 +24,8 @@ else
 Q := @
 endif
 
-TOOLS      := chmu-workload chmu-regs
-TOOL_LIB   := tools/lib/memspec.c tools/lib/chmu.c
+TOOLS      := chmu-workload chmu-regs chmu-perf
+TOOL_LIB   := tools/lib/memspec.c tools/lib/chmu.c tools/lib/perfev.c
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*.c))
 
 .PHONY: all deps kernel qemu tools check test guest shell demo bench clean

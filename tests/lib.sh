@@ -106,3 +106,22 @@ expect_errno() {
 	grep -q "$1" <<<"$out" || fail "writing $3 to $2: '$out', expected $1"
 	echo "ok: $(basename "$2") <- $3: $1"
 }
+
+# perf -------------------------------------------------------------------
+
+PMU=cxl_hmu_mem0.0.0
+
+# perf_errno ERRNO TERMS: opening PMU/TERMS/ fails with ERRNO (or "ok").
+perf_errno() {
+	expect_eq "$(chmu-perf --check "$PMU/$2/" || true)" "$1" "perf_event_open $2"
+}
+
+# aux_entries: "unit:count" per AUX entry of chmu-perf's output on stdin.
+aux_entries() {
+	sed -n 's/^entry unit=\([0-9]*\) dpa=[0-9a-fx]* count=\([0-9]*\)$/\1:\2/p' | tr '\n' ' ' | sed 's/ $//'
+}
+
+# trace_entries: "unit:count" per chmu_hotlist_entry event traced so far.
+trace_entries() {
+	trace_events chmu_hotlist_entry unit count | sed 's/unit=\([0-9]*\) count=\([0-9]*\)/\1:\2/' | tr '\n' ' ' | sed 's/ $//'
+}

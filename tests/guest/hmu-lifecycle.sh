@@ -1,0 +1,52 @@
+# guest-env: CHMU_PROPS=chmu-instances=2
+# Lifecycle with perf sessions open: the PMUs spread over the CPUs; the
+# CPU owning a PMU goes offline mid-session and the session moves on with
+# nothing missed; the driver is unbound and rebound under an open session;
+# the module cannot be unloaded while a session holds it.
+. tests/lib.sh
+hmu_setup
+P=/sys/bus/event_source/devices
+expect_eq "$(cat $P/cxl_hmu_mem0.0.0/cpumask) $(cat $P/cxl_hmu_mem0.0.1/cpumask)" "0 1" "PMU CPUs"
+eval "$(chmu-region create -m mem0 --devdax)"
+work="chmu-workload touch --dax $DEV --size 2M"
+ev="access_type=6,hotness_threshold=2,epoch_scale=5,epoch_multiplier=1,hotness_granual=12"
+
+# CPU 1 goes offline between two epochs of instance 1's session.
+out=$(chmu-perf "cxl_hmu_mem0.0.1/$ev/" -- sh -c "$work --units 3 --count 10 && sleep 1.5 &&
+	echo 0 >/sys/devices/system/cpu/cpu1/online && $work --units 5 --count 20 && sleep 1.5")
+echo "$out"
+expect_eq "$(cat $P/cxl_hmu_mem0.0.1/cpumask)" 0 "PMU moved to CPU 0"
+expect_eq "$(aux_entries <<<"$out")" "3:10 5:20" "entries before and after the CPU went offline"
+echo 1 >/sys/devices/system/cpu/cpu1/online
+expect_eq "$(cat $P/cxl_hmu_mem0.0.1/cpumask)" 0 "PMU stays on CPU 0"
+
+# Unbind and rebind while a session is open: the session ends normally,
+# the PMU keeps its type, and the rebound instance records again.
+type=$(cat $P/$PMU/type)
+chmu-perf "$PMU/$ev/" -- sleep 3 >/tmp/perf.out &
+perf=$!
+for _ in $(seq 50); do [ "$(cat $HMU/owner)" = perf ] && break; sleep 0.1; done
+echo hmu_mem0.0 >/sys/bus/cxl/drivers/cxl_hmu/unbind
+[ ! -e $HMU ] || fail "$HMU still present after unbind"
+expect_eq "$(chmu-regs status | grep -o 'enabled=[01]')" enabled=0 "device disabled by unbind"
+perf_errno ENODEV "$ev"
+echo hmu_mem0.0 >/sys/bus/cxl/drivers/cxl_hmu/bind
+perf_errno EBUSY "$ev"
+wait $perf || fail "the session failed across unbind"
+expect_eq "$(cat $P/$PMU/type)" "$type" "PMU type after rebind"
+out=$(chmu-perf "$PMU/$ev/" -- sh -c "$work --units 8 --count 4 && sleep 1.5")
+expect_eq "$(aux_entries <<<"$out")" "8:4" "session after rebind"
+
+# A session holds the module.
+chmu-perf "$PMU/$ev/" -- sleep 2 >/dev/null &
+perf=$!
+for _ in $(seq 50); do [ "$(cat $HMU/owner)" = perf ] && break; sleep 0.1; done
+rmmod cxl_hmu 2>/dev/null && fail "module unloaded under an open session"
+wait $perf
+rmmod cxl_hmu
+[ ! -e $P/$PMU ] || fail "PMU left after unload"
+modprobe cxl_hmu
+expect_eq "$(cat $P/$PMU/cpumask)" 0 "PMU back after reload"
+chmu-region destroy "$REGION"
+dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace|lockdep' && fail "kernel complained"
+echo ok

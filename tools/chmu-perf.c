@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chmu-perf: open a CHMU perf event (cxl_hmu_memX.Y.Z/terms/) the way
+ * perf record does, with an AUX buffer, run a command while it records,
+ * and print the AUX hotlist records decoded. It talks to the kernel with
+ * perf_event_open() directly, so it also reports the exact errno a
+ * configuration gets (--check), which is what the driver tests assert.
+ *
+ *   chmu-perf [-a PAGES] [-d MS] EVENT [-- COMMAND [ARG...]]
+ *   chmu-perf --check EVENT
+ *
+ * EVENT is PMU/term=value,.../ with the terms of the PMU's format
+ * directory, or config=, config1=, config2= for whole words.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/perfev.h"
+
+#define PMU_DIR "/sys/bus/event_source/devices"
+#define DATA_PAGES 8
+
+const char *argp_program_version = "chmu-perf 0.1";
+
+static struct env {
+	const char *event;
+	char **cmd;
+	long aux_pages;
+	long delay_ms;
+	int check;
+} env = { .aux_pages = 16 };
+
+struct rec {
+	int fd;
+	struct perf_event_mmap_page *up;
+	size_t page;
+	unsigned char *data;
+	unsigned char *aux;
+	uint64_t aux_size;
+	uint64_t records, entries, truncated, lost_records, partial;
+};
+
+static const char *errname(int e)
+{
+	static const struct { int e; const char *n; } t[] = {
+		{ EINVAL, "EINVAL" }, { EOPNOTSUPP, "EOPNOTSUPP" },
+		{ EBUSY, "EBUSY" }, { EACCES, "EACCES" }, { EPERM, "EPERM" },
+		{ ENODEV, "ENODEV" }, { ENOENT, "ENOENT" },
+		{ ETIMEDOUT, "ETIMEDOUT" }, { ENOMEM, "ENOMEM" },
+		{ E2BIG, "E2BIG" }, { ENXIO, "ENXIO" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].e == e)
+			return t[i].n;
+	return "E?";
+}
+
+static const struct argp_option opts[] = {
+	{ "aux-pages", 'a', "PAGES", 0,
+	  "AUX buffer pages, a power of two (default 16); 0: no AUX buffer", 0 },
+	{ "delay", 'd', "MS", 0,
+	  "keep recording MS milliseconds after COMMAND ends", 0 },
+	{ "check", 'c', NULL, 0,
+	  "only open the event: print ok or the errno name (exit 0 or 3)", 0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	char *end;
+
+	switch (key) {
+	case 'a':
+	case 'd':
+		errno = 0;
+		*(key == 'a' ? &env.aux_pages : &env.delay_ms) =
+			strtol(arg, &end, 0);
+		if (errno || *end || end == arg ||
+		    (key == 'a' ? env.aux_pages : env.delay_ms) < 0)
+			argp_error(state, "invalid number '%s'", arg);
+		if (key == 'a' && env.aux_pages & (env.aux_pages - 1))
+			argp_error(state, "AUX pages must be a power of two");
+		break;
+	case 'c':
+		env.check = 1;
+		break;
+	case ARGP_KEY_ARG:
+		env.event = arg;
+		env.cmd = state->argv + state->next;
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!env.event)
+			argp_error(state, "no event given");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Fill @attr and @cpu from the event string; exit on a usage error. */
+static void build_attr(const char *ev, struct perf_event_attr *attr, int *cpu)
+{
+	char pmu[128], terms[1024], path[512], buf[256], *cur, *name;
+	struct perfev_field f;
+	uint64_t cfg[3] = { 0 }, val;
+	int rc;
+
+	if (perfev_split(ev, pmu, sizeof(pmu), terms, sizeof(terms))) {
+		fprintf(stderr, "chmu-perf: malformed event '%s' (pmu/term=value,.../)\n", ev);
+		exit(1);
+	}
+	snprintf(path, sizeof(path), PMU_DIR "/%s/type", pmu);
+	if (read_file(path, buf, sizeof(buf))) {
+		fprintf(stderr, "chmu-perf: no PMU %s (is cxl_hmu loaded?)\n", pmu);
+		exit(2);
+	}
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = strtoul(buf, NULL, 10);
+	attr->disabled = 1;
+	snprintf(path, sizeof(path), PMU_DIR "/%s/cpumask", pmu);
+	*cpu = read_file(path, buf, sizeof(buf)) ? 0 : atoi(buf);
+
+	cur = terms;
+	while ((rc = perfev_next_term(&cur, &name, &val)) > 0) {
+		/* config, config1, config2: a whole word, as perf allows */
+		if (!strncmp(name, "config", 6) &&
+		    (!name[6] || ((name[6] == '1' || name[6] == '2') && !name[7]))) {
+			cfg[name[6] ? name[6] - '0' : 0] = val;
+			continue;
+		}
+		snprintf(path, sizeof(path), PMU_DIR "/%s/format/%s", pmu, name);
+		if (read_file(path, buf, sizeof(buf)) ||
+		    perfev_parse_format(buf, &f)) {
+			fprintf(stderr, "chmu-perf: %s has no term '%s' (see %s/%s/format)\n",
+				pmu, name, PMU_DIR, pmu);
+			exit(1);
+		}
+		if (perfev_set(&f, val, cfg)) {
+			fprintf(stderr, "chmu-perf: %s=%llu does not fit %s",
+				name, (unsigned long long)val, buf);
+			exit(1);
+		}
+	}
+	if (rc < 0) {
+		fprintf(stderr, "chmu-perf: malformed term in '%s'\n", ev);
+		exit(1);
+	}
+	attr->config = cfg[0];
+	attr->config1 = cfg[1];
+	attr->config2 = cfg[2];
+}
+
+static void print_records(struct rec *r, const unsigned char *p, uint64_t len)
+{
+	uint64_t off = 0, hdr[2], e;
+	struct chmu_aux_hdr h;
+	unsigned int i;
+
+	while (off + 16 <= len) {
+		memcpy(hdr, p + off, 16);
+		chmu_aux_decode_hdr(hdr, &h);
+		off += 16;
+		if (off + 8ULL * h.count > len) {
+			r->partial++;
+			return;
+		}
+		r->records++;
+		printf("record seq=%llu count=%u counter_width=%u unit_shift=%u mode=%u reason=%u overflow=%u\n",
+		       (unsigned long long)h.seq, h.count, h.counter_width,
+		       h.unit_shift, h.mode, h.reason, h.overflow);
+		for (i = 0; i < h.count; i++, off += 8) {
+			uint64_t unit;
+
+			memcpy(&e, p + off, 8);
+			unit = h.counter_width < 64 ? e >> h.counter_width : 0;
+			printf("entry unit=%llu dpa=%#llx count=%llu\n",
+			       (unsigned long long)unit,
+			       (unsigned long long)(unit << h.unit_shift),
+			       (unsigned long long)(e & ((1ULL << h.counter_width) - 1)));
+			r->entries++;
+		}
+	}
+	if (off != len)
+		r->partial++;
+}
+
+/* Consume the AUX data and the PERF_RECORD_AUX/LOST records. */
+static void drain(struct rec *r)
+{
+	struct perf_event_mmap_page *up = r->up;
+	uint64_t head, tail, size = DATA_PAGES * r->page;
+	unsigned char *copy;
+
+	head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
+	for (tail = up->data_tail; tail < head;) {
+		struct perf_event_header eh;
+		uint64_t rec[4];
+		size_t i;
+
+		for (i = 0; i < sizeof(eh); i++)
+			((unsigned char *)&eh)[i] = r->data[(tail + i) % size];
+		if (eh.type == PERF_RECORD_AUX && eh.size >= sizeof(eh) + 24) {
+			for (i = 0; i < 24; i++)
+				((unsigned char *)rec)[i] =
+					r->data[(tail + sizeof(eh) + i) % size];
+			if (rec[2] & PERF_AUX_FLAG_TRUNCATED)
+				r->truncated++;
+		} else if (eh.type == PERF_RECORD_LOST) {
+			r->lost_records++;
+		}
+		if (!eh.size)
+			break;
+		tail += eh.size;
+	}
+	__atomic_store_n(&up->data_tail, head, __ATOMIC_RELEASE);
+
+	if (!r->aux)
+		return;
+	head = __atomic_load_n(&up->aux_head, __ATOMIC_ACQUIRE);
+	tail = up->aux_tail;
+	if (head == tail)
+		return;
+	copy = malloc(head - tail);
+	if (!copy) {
+		perror("chmu-perf: malloc");
+		exit(2);
+	}
+	for (uint64_t i = 0; i < head - tail; i++)
+		copy[i] = r->aux[(tail + i) % r->aux_size];
+	print_records(r, copy, head - tail);
+	free(copy);
+	__atomic_store_n(&up->aux_tail, head, __ATOMIC_RELEASE);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = opts,
+		.parser = parse_arg,
+		.args_doc = "EVENT [-- COMMAND [ARG...]]",
+		.doc = "Record a CHMU PMU event's AUX hotlist records and print them decoded.",
+	};
+	struct perf_event_attr attr;
+	struct rec r = { .fd = -1 };
+	int cpu, status = 0, err = 0;
+	pid_t child = 0;
+	uint64_t count = 0;
+	void *base = MAP_FAILED;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return 1;
+	build_attr(env.event, &attr, &cpu);
+	r.fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, 0);
+	if (env.check) {
+		printf("%s\n", r.fd < 0 ? errname(errno) : "ok");
+		if (r.fd >= 0)
+			close(r.fd);
+		return r.fd < 0 ? 3 : 0;
+	}
+	if (r.fd < 0) {
+		fprintf(stderr, "chmu-perf: perf_event_open %s: %s (%s)\n",
+			env.event, strerror(errno), errname(errno));
+		return 2;
+	}
+
+	r.page = sysconf(_SC_PAGESIZE);
+	base = mmap(NULL, (1 + DATA_PAGES) * r.page, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, r.fd, 0);
+	if (base == MAP_FAILED) {
+		fprintf(stderr, "chmu-perf: mmap: %s\n", strerror(errno));
+		err = 2;
+		goto cleanup;
+	}
+	r.up = base;
+	r.data = (unsigned char *)base + r.page;
+	if (env.aux_pages) {
+		r.aux_size = env.aux_pages * r.page;
+		r.up->aux_offset = (1 + DATA_PAGES) * r.page;
+		r.up->aux_size = r.aux_size;
+		r.aux = mmap(NULL, r.aux_size, PROT_READ | PROT_WRITE,
+			     MAP_SHARED, r.fd, r.up->aux_offset);
+		if (r.aux == MAP_FAILED) {
+			fprintf(stderr, "chmu-perf: AUX mmap of %ld pages: %s\n",
+				env.aux_pages, strerror(errno));
+			r.aux = NULL;
+			err = 2;
+			goto cleanup;
+		}
+	}
+	if (ioctl(r.fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		fprintf(stderr, "chmu-perf: enable: %s\n", strerror(errno));
+		err = 2;
+		goto cleanup;
+	}
+	if (env.cmd && env.cmd[0]) {
+		fflush(stdout);
+		child = fork();
+		if (child < 0) {
+			perror("chmu-perf: fork");
+			err = 2;
+			goto cleanup;
+		}
+		if (!child) {
+			execvp(env.cmd[0], env.cmd);
+			fprintf(stderr, "chmu-perf: %s: %s\n", env.cmd[0],
+				strerror(errno));
+			_exit(127);
+		}
+		while (waitpid(child, &status, WNOHANG) == 0) {
+			drain(&r);
+			sleep_ms(20);
+		}
+	}
+	for (long t = 0; t < env.delay_ms; t += 20) {
+		drain(&r);
+		sleep_ms(20);
+	}
+	ioctl(r.fd, PERF_EVENT_IOC_DISABLE, 0);
+	drain(&r);
+	if (read(r.fd, &count, sizeof(count)) != sizeof(count))
+		count = 0;
+	printf("summary records=%llu entries=%llu truncated=%llu lost_records=%llu partial=%llu event_count=%llu\n",
+	       (unsigned long long)r.records, (unsigned long long)r.entries,
+	       (unsigned long long)r.truncated,
+	       (unsigned long long)r.lost_records,
+	       (unsigned long long)r.partial, (unsigned long long)count);
+	if (child && (!WIFEXITED(status) || WEXITSTATUS(status))) {
+		fprintf(stderr, "chmu-perf: %s failed\n", env.cmd[0]);
+		err = 1;
+	}
+
+cleanup:
+	if (r.aux)
+		munmap(r.aux, r.aux_size);
+	if (base != MAP_FAILED)
+		munmap(base, (1 + DATA_PAGES) * r.page);
+	close(r.fd);
+	return err;
+}
