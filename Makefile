@@ -28,15 +28,18 @@ TOOLS      := chmu-workload chmu-regs chmu-perf
 TOOL_LIB   := tools/lib/memspec.c tools/lib/chmu.c tools/lib/perfev.c
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*.c))
 
-.PHONY: all deps kernel qemu tools check test guest shell demo bench clean
+.PHONY: all deps kernel perf qemu tools check test guest shell demo bench clean
 
-all: deps kernel qemu tools
+all: deps kernel perf qemu tools
 
 deps:
 	$(Q)lab/deps.sh
 
 kernel: deps
 	$(Q)lab/build-kernel.sh
+
+perf: kernel
+	$(Q)lab/build-perf.sh
 
 qemu: deps
 	$(Q)lab/build-qemu.sh

@@ -203,7 +203,7 @@ static void print_records(struct rec *r, const unsigned char *p, uint64_t len)
 
 			memcpy(&e, p + off, 8);
 			unit = h.counter_width < 64 ? e >> h.counter_width : 0;
-			printf("entry unit=%llu dpa=%#llx count=%llu\n",
+			printf("entry unit=%llu dpa=0x%llx count=%llu\n",
 			       (unsigned long long)unit,
 			       (unsigned long long)(unit << h.unit_shift),
 			       (unsigned long long)(e & ((1ULL << h.counter_width) - 1)));

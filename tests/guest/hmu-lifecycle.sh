@@ -8,6 +8,7 @@ hmu_setup
 P=/sys/bus/event_source/devices
 expect_eq "$(cat $P/cxl_hmu_mem0.0.0/cpumask) $(cat $P/cxl_hmu_mem0.0.1/cpumask)" "0 1" "PMU CPUs"
 eval "$(chmu-region create -m mem0 --devdax)"
+trap 'chmu-region destroy all >/dev/null 2>&1' EXIT
 work="chmu-workload touch --dax $DEV --size 2M"
 ev="access_type=6,hotness_threshold=2,epoch_scale=5,epoch_multiplier=1,hotness_granual=12"
 

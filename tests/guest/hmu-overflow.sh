@@ -7,6 +7,7 @@
 . tests/lib.sh
 hmu_setup
 eval "$(chmu-region create -m mem0 --devdax)"
+trap 'chmu-region destroy all >/dev/null 2>&1' EXIT
 hmu_cfg fill_threshold=0 poll_ms=60000
 echo >$TRACE/trace
 out=$(chmu-perf "$PMU/access_type=6,hotness_threshold=1,epoch_scale=5,epoch_multiplier=1,hotness_granual=12/" -- \

@@ -58,6 +58,7 @@ dmesg | grep -qF "needs CAP_PERFMON or CAP_SYS_ADMIN" || fail "no reason for EAC
 # A known workload: the AUX records hold exactly its entries, the same as
 # the tracepoints, in the RFC framing (count and counter width per record).
 eval "$(chmu-region create -m mem0 --devdax)"
+trap 'chmu-region destroy all >/dev/null 2>&1' EXIT
 hmu_cfg fill_threshold=0 poll_ms=100
 echo >$TRACE/trace
 work="chmu-workload touch --dax $DEV --size 2M"
