@@ -38,6 +38,23 @@ expect_eq "$(cat $P/$PMU/type)" "$type" "PMU type after rebind"
 out=$(chmu-perf "$PMU/$ev/" -- sh -c "$work --units 8 --count 4 && sleep 1.5")
 expect_eq "$(aux_entries <<<"$out")" "8:4" "session after rebind"
 
+# Sessions ending while the fill interrupt keeps firing: a stream over
+# 512 units posts entries continuously (always-on, threshold 1, fill
+# threshold 8) while 15 short sessions open and close.
+hmu_cfg fill_threshold=8 poll_ms=50
+chmu-workload stream --dax "$DEV" --size 2M --passes 100000 >/dev/null &
+stream=$!
+irqs() { awk '$NF == "hmu_mem0.0.0" { s = 0; for (i = 2; i < NF - 2; i++) s += $i; print s }' /proc/interrupts; }
+before=$(irqs)
+for i in $(seq 15); do
+	chmu-perf -a 1 "$PMU/epoch_type=1,access_type=6,hotness_threshold=1,hotness_granual=12/" -- sleep 0.$((i % 4)) >/dev/null
+done
+kill $stream
+wait $stream || true
+[ "$(irqs)" -gt "$((before + 15))" ] || fail "too few fill interrupts ($before -> $(irqs))"
+expect_eq "$(cat $HMU/owner) $(cat $HMU/enable)" "none 0" "instance after the sessions"
+hmu_cfg fill_threshold=512 poll_ms=100
+
 # A session holds the module.
 chmu-perf "$PMU/$ev/" -- sleep 2 >/dev/null &
 perf=$!
