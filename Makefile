@@ -25,10 +25,16 @@ Q := @
 endif
 
 TOOLS      := chmu-workload chmu-regs chmu-perf
-TOOL_LIB   := tools/lib/memspec.c tools/lib/chmu.c tools/lib/perfev.c
+BPF_TOOLS  := chmuheat
+TOOL_LIB   := tools/lib/memspec.c tools/lib/chmu.c tools/lib/perfev.c \
+	      tools/lib/chmutool.c tools/lib/heat.c
+CLANG      ?= clang
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	      -I$(BUILD)/vmlinux -Ibpf -Itools
+VMLINUX_H  := $(BUILD)/vmlinux/vmlinux.h
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*.c))
 
-.PHONY: all deps kernel perf qemu tools check test guest shell demo bench clean
+.PHONY: all deps kernel perf qemu tools check test guest shell demo bench clean FORCE
 
 all: deps kernel perf qemu tools
 
@@ -44,17 +50,41 @@ perf: kernel
 qemu: deps
 	$(Q)lab/build-qemu.sh
 
-tools: $(addprefix $(BUILD)/bin/,$(TOOLS))
+tools: $(addprefix $(BUILD)/bin/,$(TOOLS) $(BPF_TOOLS))
+
+# vmlinux.h from the guest kernel's BTF, regenerated when the kernel changes
+# (gen.sh is a no-op while the kernel build key is the same).
+$(VMLINUX_H): FORCE kernel
+	$(Q)vmlinux-gen/gen.sh $(BUILD)/vmlinux
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/*.h tools/%.h $(VMLINUX_H)
+	@mkdir -p $(@D)
+	@echo "  BPF     $@"
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	@echo "  SKEL    $@"
+	$(Q)bpftool gen skeleton $< >$@.tmp && mv $@.tmp $@
+
+$(addprefix $(BUILD)/bin/,$(BPF_TOOLS)): $(BUILD)/bin/%: tools/%.c tools/%.h $(BUILD)/bpf/%.skel.h $(TOOL_LIB) tools/lib/*.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bpf -o $@ $< $(TOOL_LIB) -lbpf -lelf -lz -lm
 
 $(BUILD)/bin/%: tools/%.c $(TOOL_LIB) tools/lib/*.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(TOOL_LIB)
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(TOOL_LIB) -lm
 
 $(BUILD)/tests/%: tests/host/%.c $(TOOL_LIB) tools/lib/*.h tests/host/check.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(TOOL_LIB)
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(TOOL_LIB) -lm
+
+FORCE:
+
+# Keep the BPF objects next to their skeletons.
+.SECONDARY: $(BPF_TOOLS:%=$(BUILD)/bpf/%.bpf.o)
 
 check: qemu $(HOST_TESTS) tools
 	$(Q)tests/run check

@@ -67,8 +67,11 @@ guest_errors() {
 HMU=/sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.0
 TRACE=/sys/kernel/tracing
 
-# hmu_setup: load the driver and trace the chmu events into a clean buffer.
+# hmu_setup: a freshly loaded driver (instances at their defaults, whatever
+# earlier tests in this guest did) tracing the chmu events into a clean
+# buffer.
 hmu_setup() {
+	modprobe -r cxl_hmu 2>/dev/null || true
 	modprobe cxl_hmu
 	[ -d $HMU ] || fail "no $HMU after loading cxl_hmu"
 	echo 0 >$TRACE/tracing_on

@@ -284,6 +284,7 @@ int main(int argc, char **argv)
 	uint64_t count = 0;
 	void *base = MAP_FAILED;
 
+	argp_err_exit_status = 1;
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return 1;
 	build_attr(env.event, &attr, &cpu);

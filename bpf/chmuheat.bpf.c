@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chmuheat: aggregate chmu:chmu_hotlist_entry in the kernel into a log2
+ * histogram of counts per instance, per-region statistics and
+ * histograms, and address x interval heatmap cells. Nothing per entry
+ * goes to user space.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "chmuheat.h"
+#include "chmu.bpf.h"
+
+const volatile int targ_memdev = -1;
+const volatile int targ_chmu = -1;
+const volatile int targ_inst = -1;
+const volatile __u32 region_shift = 28;
+const volatile __u32 row_shift = 25;
+
+__u32 gen;		/* flipped by user space each interval */
+__u64 entries;		/* entries aggregated */
+__u64 dropped;		/* entries not aggregated: a map was full */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CHMUHEAT_MAX_INST * 2);
+	__type(key, struct hist_key);
+	__type(value, struct hist);
+} hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CHMUHEAT_MAX_REGIONS);
+	__type(key, struct region_key);
+	__type(value, struct region_val);
+} regions SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CHMUHEAT_MAX_CELLS);
+	__type(key, struct cell_key);
+	__type(value, __u64);
+} cells SEC(".maps");
+
+static const struct hist zero_hist;
+static const struct region_val zero_region = { .hpa_lo = ~0ULL };
+static const __u64 zero;
+
+static __always_inline int handle(int memdev, int chmu, int inst, __u64 dpa,
+				  __u64 hpa, __u64 count)
+{
+	struct hist_key hk = {};
+	struct region_key rk = {};
+	struct cell_key ck = {};
+	struct region_val *rv;
+	struct hist *h;
+	__u64 *cell;
+	__u32 slot, g = *(volatile __u32 *)&gen;
+
+	if ((targ_memdev >= 0 && memdev != targ_memdev) ||
+	    (targ_chmu >= 0 && chmu != targ_chmu) ||
+	    (targ_inst >= 0 && inst != targ_inst))
+		return 0;
+
+	slot = chmu_log2(count);
+	if (slot >= CHMUHEAT_SLOTS)
+		slot = CHMUHEAT_SLOTS - 1;
+
+	hk.inst = CHMU_ID(memdev, chmu, inst);
+	hk.gen = g;
+	h = chmu_lookup_init(&hists, &hk, &zero_hist);
+	rk.inst = hk.inst;
+	rk.region = dpa >> region_shift;
+	rv = chmu_lookup_init(&regions, &rk, &zero_region);
+	ck.inst = hk.inst;
+	ck.gen = g;
+	ck.row = dpa >> row_shift;
+	cell = chmu_lookup_init(&cells, &ck, &zero);
+	if (!h || !rv || !cell) {
+		__sync_fetch_and_add(&dropped, 1);
+		return 0;
+	}
+	__sync_fetch_and_add(&h->slots[slot], 1);
+	__sync_fetch_and_add(&rv->entries, 1);
+	__sync_fetch_and_add(&rv->sum, count);
+	__sync_fetch_and_add(&rv->slots[slot], 1);
+	/* Racy min/max: drains of one instance are serialized anyway */
+	if (count > rv->max)
+		rv->max = count;
+	if (hpa != ~0ULL) {
+		if (hpa < rv->hpa_lo)
+			rv->hpa_lo = hpa;
+		if (rv->hpa_hi == 0 || hpa > rv->hpa_hi)
+			rv->hpa_hi = hpa;
+	}
+	__sync_fetch_and_add(cell, count);
+	__sync_fetch_and_add(&entries, 1);
+	return 0;
+}
+
+SEC("tp_btf/chmu_hotlist_entry")
+int BPF_PROG(entry_btf, int memdev, int chmu, int inst, u64 seq, u64 unit,
+	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)
+{
+	return handle(memdev, chmu, inst, dpa, hpa, count);
+}
+
+SEC("raw_tp/chmu_hotlist_entry")
+int BPF_PROG(entry_raw, int memdev, int chmu, int inst, u64 seq, u64 unit,
+	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)
+{
+	return handle(memdev, chmu, inst, dpa, hpa, count);
+}
+
+char LICENSE[] SEC("license") = "GPL";

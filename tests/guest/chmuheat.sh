@@ -1,0 +1,103 @@
+# chmuheat: a workload with a known hot set (units 3, 7, 20000 and 40000
+# touched 100, 300, 9 and 20 times, threshold 5) gives exactly that log2
+# histogram, those regions with their DPA and HPA ranges, those heatmap
+# cells, and an SVG of the expected size; CSV and NDJSON carry the same;
+# raw_tp works like tp_btf; --enable configures, enables and restores an
+# instance; unusable environments and bad arguments exit 2 and 1 with one
+# line.
+. tests/lib.sh
+
+# Environment and usage errors first: no driver, then bad arguments.
+modprobe -r cxl_hmu 2>/dev/null || true
+rc=0; out=$(chmuheat 1 1 2>&1) || rc=$?
+expect_eq "$rc:$out" "2:chmuheat: no chmu tracepoints: load the driver (modprobe cxl_hmu)" "no driver"
+hmu_setup
+rc=0; out=$(chmuheat 1 1 2>&1) || rc=$?
+expect_eq "$rc:$out" "2:chmuheat: no selected CHMU instance is enabled: enable one through sysfs, perf, or --enable" "nothing enabled"
+rc=0; out=$(chmuheat -i 9.9 1 1 2>&1) || rc=$?
+expect_eq "$rc:$out" "2:chmuheat: no CHMU instance matches the -m/-i selection" "no such instance"
+rc=0; out=$(setpriv --reuid=65534 --regid=65534 --clear-groups chmuheat 1 1 2>&1) || rc=$?
+expect_eq "$rc:$out" "2:chmuheat: must run as root (it loads BPF programs)" "not root"
+for args in "-R 3M" "-i 0" "-m cxl0" "-t 5" "0" "1 1 1" "-x" "-j --csv"; do
+	rc=0
+	# shellcheck disable=SC2086
+	out=$(chmuheat $args 2>&1) || rc=$?
+	expect_eq "$rc" 1 "chmuheat $args exit status"
+	[ "$(head -n 1 <<<"$out" | grep -c '^chmuheat: ')" = 1 ] || fail "chmuheat $args: '$out'"
+done
+
+eval "$(chmu-region create -m mem0 --devdax)"
+trap 'chmu-region destroy all >/dev/null 2>&1' EXIT
+hpa=$((HPA))
+hot() {
+	local w="chmu-workload touch --dax $DEV --size 256M"
+	$w --units 3 --count 100 >/dev/null
+	$w --units 7 --count 300 >/dev/null
+	$w --units 20000 --count 9 >/dev/null
+	$w --units 40000 --count 20 >/dev/null
+}
+run() { # run ARGS...: chmuheat over 3 s of the hot set, output in out.*
+	hmu_cfg threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 mode=epoch enable=1
+	chmuheat "$@" 1 3 >/tmp/heat.out 2>/tmp/heat.err &
+	local pid=$!
+	sleep 0.5
+	hot
+	wait $pid || { cat /tmp/heat.err; fail "chmuheat $* failed"; }
+	hmu_cfg enable=0
+}
+
+run -R 64M -o /tmp/heat.svg
+cat /tmp/heat.out
+# The histograms of the three intervals add up to the hot set's.
+expect_eq "$(awk '/-> / && $5 > 0 { n[$1] += $5 } END { for (k in n) print k ":" n[k] }' \
+	<(sed -n '/^mem0.0.0: [0-9]* entries/,/^$/p' /tmp/heat.out) | sort -n | tr '\n' ' ')" \
+	"8:1 16:1 64:1 256:1 " "log2 histogram over the intervals"
+expect_eq "$(sed -n '/^mem0.0.0, all 3 intervals: 4 entries$/,/^$/p' /tmp/heat.out | awk '/-> / && $5 > 0 { print $1 ":" $5 }' | tr '\n' ' ')" \
+	"8:1 16:1 64:1 256:1 " "whole-run histogram"
+expect_eq "$(grep '^mem0.0.0 region' /tmp/heat.out | tr '\n' ';')" \
+	"mem0.0.0 region 0: DPA 0x0-0x3ffffff  HPA $(printf '%#x-%#x' $((hpa + 0x3000)) $((hpa + 0x7fff)));mem0.0.0 region 1: DPA 0x4000000-0x7ffffff  HPA $(printf '%#x-%#x' $((hpa + 0x4e20000)) $((hpa + 0x4e20fff)));mem0.0.0 region 2: DPA 0x8000000-0xbffffff  HPA $(printf '%#x-%#x' $((hpa + 0x9c40000)) $((hpa + 0x9c40fff)));" \
+	"hot regions"
+expect_eq "$(grep -c 'entries, counts sum' /tmp/heat.out) $(grep 'entries, counts sum' /tmp/heat.out | tr -s ' ' | tr '\n' ';')" \
+	"3  2 entries, counts sum 400, max 300; 1 entries, counts sum 9, max 9; 1 entries, counts sum 20, max 20;" "region totals"
+grep -q '^one cell: 32 MiB of DPA x 1 s; value: sum of hotlist counts (max ' /tmp/heat.out || fail "no heatmap legend"
+expect_eq "$(awk -F'|' '/^ *0x[0-9a-f]+ \|/ && $2 ~ /[^ ]/ { print $1 }' /tmp/heat.out | tr -s ' ' | tr '\n' ';')" \
+	" 0x0 ; 0x4000000 ; 0x8000000 ;" "heatmap rows with heat"
+expect_eq "$(grep -c '^ *0x[0-9a-f]* |...|$' /tmp/heat.out)" 16 "heatmap: 16 rows of 3 columns"
+expect_eq "$(sed -n 's/.*<svg [^>]*width="\([0-9]*\)" height="\([0-9]*\)".*/\1x\2/p' /tmp/heat.svg)" 890x366 "SVG size"
+expect_eq "$(grep -c '<rect x=' /tmp/heat.svg)" $((16 * 3 + 9)) "SVG cells and legend swatches"
+grep -q '^heatmap image: /tmp/heat.svg$' /tmp/heat.out || fail "image path not printed"
+
+# NDJSON, through raw_tp this time: the same numbers.
+CHMU_RAW_TP=1 run -R 64M -j
+grep -q '"type":"summary","entries":4,"dropped":0,"intervals":3' /tmp/heat.out || fail "summary: $(tail -n 1 /tmp/heat.out)"
+expect_eq "$(grep -c '"version":1' /tmp/heat.out)" "$(wc -l </tmp/heat.out)" "every record has a version"
+expect_eq "$(jq -r 'select(.type=="region") | "\(.region) \(.entries) \(.sum) \(.max) \(.dpa_lo) \(.hpa_lo - '$hpa')"' /tmp/heat.out | tr '\n' ';')" \
+	"0 2 400 300 0 12288;1 1 9 9 67108864 81920000;2 1 20 20 134217728 163840000;" "NDJSON regions"
+expect_eq "$(jq -r 'select(.type=="cell") | "\(.dpa) \(.sum)"' /tmp/heat.out | awk '{ s[$1] += $2 } END { for (k in s) print k, s[k] }' | sort -n | tr '\n' ';')" \
+	"0 400;67108864 9;134217728 20;" "NDJSON heatmap cells"
+expect_eq "$(jq -r 'select(.type=="hist") | .buckets[] | "\(.lo)-\(.hi):\(.count)"' /tmp/heat.out | sort -n | tr '\n' ' ')" \
+	"8-15:1 16-31:1 64-127:1 256-511:1 " "NDJSON histogram buckets"
+grep -q 'raw_tp' /tmp/heat.err && fail "raw_tp run complained: $(cat /tmp/heat.err)"
+
+# CSV.
+run --csv --no-heatmap
+expect_eq "$(head -n 1 /tmp/heat.out)" "kind,instance,interval,dpa_lo,dpa_hi,hpa_lo,hpa_hi,lo,hi,entries,sum,max" "CSV header"
+expect_eq "$(grep '^region,' /tmp/heat.out)" \
+	"region,mem0.0.0,,0x0,0xfffffff,$(printf '%#x,%#x' $((hpa + 0x3000)) $((hpa + 0x9c40fff))),,,4,429,300" "CSV region row (256 MiB regions)"
+expect_eq "$(grep '^hist,' /tmp/heat.out | cut -d, -f8-10 | sort -n | tr '\n' ' ')" "8,15,1 16,31,1 64,127,1 256,511,1 " "CSV histogram rows"
+expect_eq "$(awk -F, 'NR > 1 && NF != 12' /tmp/heat.out | wc -l)" 0 "12 columns on every CSV row"
+
+# --enable: configure, enable for the run, restore.
+hmu_cfg threshold=1 epoch_us=100000
+chmuheat --enable -t 4 -u 4K -e 1000000 -j 1 2 >/tmp/heat.out &
+pid=$!
+sleep 0.5
+expect_eq "$(cat $HMU/enable) $(cat $HMU/threshold) $(cat $HMU/epoch_us)" "1 4 1000000" "enabled by chmuheat"
+chmu-workload touch --dax "$DEV" --size 2M --units 5 --count 10 >/dev/null
+wait $pid
+expect_eq "$(cat $HMU/enable)" 0 "disabled again at exit"
+expect_eq "$(jq -r 'select(.type=="summary") | .entries' /tmp/heat.out)" 1 "entry seen with --enable"
+hmu_cfg enable=1
+rc=0; out=$(chmuheat --enable -t 9 1 1 2>&1) || rc=$?
+expect_eq "$rc:$out" "2:chmuheat: mem0.0.0 is already enabled (by sysfs): settings cannot change" "--enable on an enabled instance"
+hmu_cfg enable=0

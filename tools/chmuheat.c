@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chmuheat: histograms and heatmaps of CXL memory hotness, from the CHMU
+ * driver's chmu:chmu_hotlist_entry tracepoint, aggregated in the kernel.
+ *
+ * Every interval: the log2 histogram of the hotlist counts seen, per
+ * instance. At the end: per-region histograms labelled with DPA and HPA
+ * ranges, and the address x interval heatmap in the terminal and, with
+ * -o, as an SVG image.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/types.h>
+
+#include "chmuheat.h"
+#include "chmuheat.skel.h"
+#include "lib/chmutool.h"
+#include "lib/heat.h"
+
+#define TOOL "chmuheat"
+#define U(x) ((unsigned long long)(x))
+
+const char *argp_program_version = TOOL " 0.1";
+const char *argp_program_bug_address = "the CHMU lab issue tracker";
+
+enum { OPT_CSV = 1000, OPT_NO_HEATMAP, OPT_ENABLE, OPT_VERBOSE };
+
+static struct env {
+	int memdev, chmu, inst;
+	uint64_t region_size;
+	unsigned int rows;
+	const char *svg;
+	bool json, csv, heatmap, timestamp, per_region, verbose, enable;
+	struct chmu_settings set;
+	long interval, count;
+} env = {
+	.memdev = -1, .chmu = -1, .inst = -1,
+	.region_size = 256ULL << 20, .rows = 16, .heatmap = true,
+	.per_region = true, .interval = 1, .count = -1,
+};
+
+static const struct argp_option opts[] = {
+	{ "memdev", 'm', "memN", 0, "Only instances of this memory device", 0 },
+	{ "instance", 'i', "CHMU.INST", 0, "Only this instance (block.instance)", 0 },
+	{ "region-size", 'R', "SIZE", 0, "Region size for the per-region histograms (default 256M)", 0 },
+	{ "rows", 'g', "N", 0, "Heatmap rows over the device's capacity (default 16)", 0 },
+	{ "svg", 'o', "FILE", 0, "Also write the heatmap as an SVG image", 0 },
+	{ "json", 'j', NULL, 0, "NDJSON records instead of text", 0 },
+	{ "csv", OPT_CSV, NULL, 0, "CSV rows instead of text", 0 },
+	{ "no-heatmap", OPT_NO_HEATMAP, NULL, 0, "No heatmap at the end", 0 },
+	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each interval", 0 },
+	{ "verbose", OPT_VERBOSE, NULL, 0, "libbpf debug output", 0 },
+	{ NULL, 0, NULL, 0, "Enabling an instance (else attach to enabled ones):", 1 },
+	{ "enable", OPT_ENABLE, NULL, 0, "Configure and enable the selected disabled instances; disable them at exit", 1 },
+	{ "threshold", 't', "N", 0, "Hotness threshold", 1 },
+	{ "unit", 'u', "SIZE", 0, "Unit size (power of two, e.g. 4K)", 1 },
+	{ "epoch", 'e', "US", 0, "Epoch length in microseconds", 1 },
+	{ "mode", 'M', "MODE", 0, "epoch or always-on", 1 },
+	{ "downsample", 'd', "N", 0, "Count one in 2^N requests", 1 },
+	{},
+};
+
+static int num(struct argp_state *st, const char *arg, long long min,
+	       long long max, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(arg, &end, 0);
+	if (errno || *end || end == arg || *out < min || *out > max)
+		argp_error(st, "invalid number '%s' (%lld..%lld)", arg, min, max);
+	return 0;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *st)
+{
+	static int pos;
+	long long v;
+	uint64_t sz;
+
+	switch (key) {
+	case 'm':
+		if (chmu_parse_memdev(arg, &env.memdev))
+			argp_error(st, "memdev must be memN, not '%s'", arg);
+		break;
+	case 'i':
+		if (chmu_parse_instance(arg, &env.chmu, &env.inst))
+			argp_error(st, "instance must be BLOCK.INSTANCE, not '%s'", arg);
+		break;
+	case 'R':
+		if (chmu_parse_size(arg, &sz) || sz < 4096 || (sz & (sz - 1)))
+			argp_error(st, "region size must be a power of two >= 4K, not '%s'", arg);
+		env.region_size = sz;
+		break;
+	case 'g':
+		num(st, arg, 1, 4096, &v);
+		env.rows = v;
+		break;
+	case 'o':
+		env.svg = arg;
+		break;
+	case 'j':
+		env.json = true;
+		break;
+	case OPT_CSV:
+		env.csv = true;
+		break;
+	case OPT_NO_HEATMAP:
+		env.heatmap = false;
+		break;
+	case 'T':
+		env.timestamp = true;
+		break;
+	case OPT_VERBOSE:
+		env.verbose = true;
+		break;
+	case OPT_ENABLE:
+		env.enable = true;
+		break;
+	case 't':
+		num(st, arg, 1, UINT32_MAX, &v);
+		env.set.threshold = v;
+		break;
+	case 'u':
+		if (chmu_parse_size(arg, &sz) || sz < 256 || (sz & (sz - 1)))
+			argp_error(st, "unit size must be a power of two >= 256, not '%s'", arg);
+		env.set.unit_shift = __builtin_ctzll(sz);
+		break;
+	case 'e':
+		num(st, arg, 1, 40950000000LL, &v);
+		env.set.epoch_us = v;
+		break;
+	case 'M':
+		if (strcmp(arg, "epoch") && strcmp(arg, "always-on"))
+			argp_error(st, "mode must be epoch or always-on, not '%s'", arg);
+		env.set.mode = arg;
+		break;
+	case 'd':
+		num(st, arg, 0, 15, &v);
+		env.set.ds_shift = v;
+		break;
+	case ARGP_KEY_ARG:
+		if (pos == 0) {
+			num(st, arg, 1, 86400, &v);
+			env.interval = v;
+		} else if (pos == 1) {
+			num(st, arg, 1, 1000000, &v);
+			env.count = v;
+		} else {
+			argp_error(st, "unexpected argument '%s'", arg);
+		}
+		pos++;
+		break;
+	case ARGP_KEY_END:
+		if (env.json && env.csv)
+			argp_error(st, "-j and --csv exclude each other");
+		if (chmu_settings_given(&env.set) && !env.enable)
+			argp_error(st, "configuration options need --enable");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static volatile sig_atomic_t exiting;
+
+static void sig_handler(int sig)
+{
+	(void)sig;
+	exiting = 1;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list args)
+{
+	if (level == LIBBPF_DEBUG && !env.verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+struct state {
+	struct chmuheat_bpf *skel;
+	struct chmu_inst *insts;
+	int ninst;
+	uint64_t row_size;
+	struct heat_grid *grids;	/* one per instance */
+	unsigned int cols;		/* columns filled */
+	unsigned int maxcols;
+	__u64 (*total)[CHMUHEAT_SLOTS];	/* per instance, whole run */
+};
+
+static int inst_index(struct state *s, uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < s->ninst; i++)
+		if (s->insts[i].id == id)
+			return i;
+	return -1;
+}
+
+static void print_time(FILE *f)
+{
+	char buf[32];
+	time_t t = time(NULL);
+
+	strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
+	fprintf(f, "%-8s\n", buf);
+}
+
+/* Take the interval's histograms and heatmap column (generation @g). */
+static int collect(struct state *s, __u32 g, unsigned int col)
+{
+	int hfd = bpf_map__fd(s->skel->maps.hists);
+	int cfd = bpf_map__fd(s->skel->maps.cells);
+	struct hist_key hk, hnext;
+	struct cell_key ck, cnext;
+	struct hist h;
+	__u64 v;
+	int i, err;
+	bool first = true;
+	struct hist *hists = calloc(s->ninst, sizeof(*hists));
+
+	if (!hists)
+		return -ENOMEM;
+	/* Keys of the old generation: read and delete them. */
+	for (err = bpf_map_get_next_key(hfd, NULL, &hnext); !err;
+	     err = bpf_map_get_next_key(hfd, first ? NULL : &hk, &hnext)) {
+		hk = hnext;
+		if (hk.gen != g) {
+			first = false;
+			continue;
+		}
+		if (bpf_map_lookup_and_delete_elem(hfd, &hk, &h))
+			return -errno;
+		first = true;	/* the walk restarts after a delete */
+		i = inst_index(s, hk.inst);
+		if (i < 0)
+			continue;
+		for (unsigned int k = 0; k < CHMUHEAT_SLOTS; k++) {
+			hists[i].slots[k] += h.slots[k];
+			s->total[i][k] += h.slots[k];
+		}
+	}
+	first = true;
+	for (err = bpf_map_get_next_key(cfd, NULL, &cnext); !err;
+	     err = bpf_map_get_next_key(cfd, first ? NULL : &ck, &cnext)) {
+		ck = cnext;
+		if (ck.gen != g) {
+			first = false;
+			continue;
+		}
+		if (bpf_map_lookup_and_delete_elem(cfd, &ck, &v))
+			return -errno;
+		first = true;
+		i = inst_index(s, ck.inst);
+		if (i < 0 || col >= s->maxcols)
+			continue;
+		if (ck.row < s->grids[i].rows)
+			*heat_cell(&s->grids[i], ck.row, col) += v;
+	}
+
+	for (i = 0; i < s->ninst; i++) {
+		uint64_t n = 0;
+
+		for (unsigned int k = 0; k < CHMUHEAT_SLOTS; k++)
+			n += hists[i].slots[k];
+		if (env.json) {
+			chmu_json_begin(stdout, "hist");
+			chmu_json_str(stdout, "instance", s->insts[i].name);
+			chmu_json_u64(stdout, "interval", col);
+			chmu_json_u64(stdout, "entries", n);
+			fputs(",\"buckets\":[", stdout);
+			for (unsigned int k = 0, sep = 0; k < CHMUHEAT_SLOTS; k++) {
+				if (!hists[i].slots[k])
+					continue;
+				printf("%s{\"lo\":%llu,\"hi\":%llu,\"count\":%llu}",
+				       sep++ ? "," : "", k ? 1ULL << k : 0ULL,
+				       (2ULL << k) - 1, hists[i].slots[k]);
+			}
+			fputc(']', stdout);
+			chmu_json_end(stdout);
+		} else if (env.csv) {
+			for (unsigned int k = 0; k < CHMUHEAT_SLOTS; k++)
+				if (hists[i].slots[k])
+					printf("hist,%s,%u,,,,,%llu,%llu,%llu,,\n",
+					       s->insts[i].name, col,
+					       k ? 1ULL << k : 0ULL, (2ULL << k) - 1,
+					       hists[i].slots[k]);
+		} else {
+			if (env.timestamp)
+				print_time(stdout);
+			printf("%s: %llu entries\n", s->insts[i].name, U(n));
+			heat_print_log2(stdout, hists[i].slots, CHMUHEAT_SLOTS,
+					"count");
+			putchar('\n');
+		}
+	}
+	fflush(stdout);
+	free(hists);
+	return 0;
+}
+
+static void print_regions(struct state *s)
+{
+	int rfd = bpf_map__fd(s->skel->maps.regions);
+	struct region_key rk, next, *keys = NULL;
+	struct region_val rv;
+	int n = 0, err, i, j;
+	char a[32];
+
+	for (err = bpf_map_get_next_key(rfd, NULL, &next); !err;
+	     err = bpf_map_get_next_key(rfd, &rk, &next)) {
+		struct region_key *nk = realloc(keys, (n + 1) * sizeof(*keys));
+
+		if (!nk)
+			break;
+		keys = nk;
+		rk = next;
+		keys[n++] = rk;
+	}
+	/* by instance, then address */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && (keys[j - 1].inst > keys[j].inst ||
+				      (keys[j - 1].inst == keys[j].inst &&
+				       keys[j - 1].region > keys[j].region)); j--) {
+			struct region_key t = keys[j];
+
+			keys[j] = keys[j - 1];
+			keys[j - 1] = t;
+		}
+	if (!env.json && !env.csv)
+		printf("Regions of %s (DPA ranges; HPA: lowest and highest hot unit seen)\n",
+		       chmu_fmt_size(env.region_size, a, sizeof(a)));
+	for (i = 0; i < n; i++) {
+		uint64_t lo = keys[i].region * env.region_size;
+		uint64_t hi = lo + env.region_size - 1;
+		int k = inst_index(s, keys[i].inst);
+		const char *name = k >= 0 ? s->insts[k].name : "?";
+		uint64_t unit = k >= 0 ? 1ULL << s->insts[k].unit_shift : 0;
+
+		if (bpf_map_lookup_elem(rfd, &keys[i], &rv))
+			continue;
+		if (env.json) {
+			chmu_json_begin(stdout, "region");
+			chmu_json_str(stdout, "instance", name);
+			chmu_json_u64(stdout, "region", keys[i].region);
+			chmu_json_u64(stdout, "dpa_lo", lo);
+			chmu_json_u64(stdout, "dpa_hi", hi);
+			if (rv.hpa_lo != ~0ULL) {
+				chmu_json_u64(stdout, "hpa_lo", rv.hpa_lo);
+				chmu_json_u64(stdout, "hpa_hi", rv.hpa_hi + unit - 1);
+			}
+			chmu_json_u64(stdout, "entries", rv.entries);
+			chmu_json_u64(stdout, "sum", rv.sum);
+			chmu_json_u64(stdout, "max", rv.max);
+			fputs(",\"buckets\":[", stdout);
+			for (unsigned int b2 = 0, sep = 0; b2 < CHMUHEAT_SLOTS; b2++)
+				if (rv.slots[b2])
+					printf("%s{\"lo\":%llu,\"hi\":%llu,\"count\":%llu}",
+					       sep++ ? "," : "", b2 ? 1ULL << b2 : 0ULL,
+					       (2ULL << b2) - 1, rv.slots[b2]);
+			fputc(']', stdout);
+			chmu_json_end(stdout);
+		} else if (env.csv) {
+			printf("region,%s,,0x%llx,0x%llx,", name, U(lo), U(hi));
+			if (rv.hpa_lo != ~0ULL)
+				printf("0x%llx,0x%llx", rv.hpa_lo, rv.hpa_hi + unit - 1);
+			else
+				putchar(',');
+			printf(",,,%llu,%llu,%llu\n", rv.entries, rv.sum, rv.max);
+		} else {
+			printf("\n%s region %llu: DPA 0x%llx-0x%llx",
+			       name, keys[i].region, U(lo), U(hi));
+			if (rv.hpa_lo != ~0ULL)
+				printf("  HPA 0x%llx-0x%llx", rv.hpa_lo,
+				       rv.hpa_hi + unit - 1);
+			else
+				printf("  HPA none (no region maps it)");
+			printf("\n  %llu entries, counts sum %llu, max %llu\n",
+			       rv.entries, rv.sum, rv.max);
+			heat_print_log2(stdout, rv.slots, CHMUHEAT_SLOTS, "count");
+		}
+	}
+	free(keys);
+}
+
+static int write_svg(struct heat_grid *g, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	heat_render_svg(f, g);
+	return fclose(f) ? -errno : 0;
+}
+
+static void emit_cells(struct state *s, int i, struct heat_grid *v)
+{
+	unsigned int r, c;
+
+	for (r = 0; r < v->rows; r++)
+		for (c = 0; c < v->cols; c++) {
+			uint64_t x = *heat_cell(v, r, c);
+
+			if (!x)
+				continue;
+			if (env.csv) {
+				printf("cell,%s,%u,0x%llx,0x%llx,,,,,,%llu,\n",
+				       s->insts[i].name, c, U(r * s->row_size),
+				       U((r + 1) * s->row_size - 1), U(x));
+				continue;
+			}
+			chmu_json_begin(stdout, "cell");
+			chmu_json_str(stdout, "instance", s->insts[i].name);
+			chmu_json_u64(stdout, "dpa", r * s->row_size);
+			chmu_json_u64(stdout, "bytes", s->row_size);
+			chmu_json_u64(stdout, "interval", c);
+			chmu_json_u64(stdout, "sum", x);
+			chmu_json_end(stdout);
+		}
+}
+
+/* The heatmap of each instance over the intervals seen so far. */
+static void print_heatmaps(struct state *s)
+{
+	char title[160], sz[32], path[512];
+	unsigned int r, c, cols = s->cols ? s->cols : 1;
+	struct heat_grid v;
+	int i, err;
+
+	for (i = 0; i < s->ninst; i++) {
+		if (heat_grid_init(&v, s->grids[i].rows, cols))
+			continue;
+		for (r = 0; r < v.rows; r++)
+			for (c = 0; c < cols; c++)
+				*heat_cell(&v, r, c) = *heat_cell(&s->grids[i], r, c);
+		snprintf(title, sizeof(title), "%s hotness: %s per row, %ld s per column",
+			 s->insts[i].name, chmu_fmt_size(s->row_size, sz, sizeof(sz)),
+			 env.interval);
+		v.row_size = s->row_size;
+		v.col_secs = env.interval;
+		v.title = title;
+		if (env.json || env.csv) {
+			emit_cells(s, i, &v);
+		} else if (env.heatmap) {
+			putchar('\n');
+			heat_render_text(stdout, &v, !chmu_no_color(stdout));
+		}
+		if (env.svg) {
+			if (s->ninst == 1)
+				snprintf(path, sizeof(path), "%s", env.svg);
+			else
+				snprintf(path, sizeof(path), "%s.%s.svg", env.svg,
+					 s->insts[i].name);
+			err = write_svg(&v, path);
+			if (err)
+				fprintf(stderr, TOOL ": cannot write %s: %s\n", path,
+					strerror(-err));
+			else if (!env.json && !env.csv)
+				printf("heatmap image: %s\n", path);
+		}
+		heat_grid_free(&v);
+	}
+}
+
+static void print_totals(struct state *s)
+{
+	int i;
+
+	for (i = 0; i < s->ninst; i++) {
+		unsigned long long n = 0;
+
+		for (unsigned int k = 0; k < CHMUHEAT_SLOTS; k++)
+			n += s->total[i][k];
+		printf("%s, all %u intervals: %llu entries\n", s->insts[i].name,
+		       s->cols, n);
+		heat_print_log2(stdout, s->total[i], CHMUHEAT_SLOTS, "count");
+		putchar('\n');
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = opts,
+		.parser = parse_arg,
+		.args_doc = "[interval [count]]",
+		.doc = "Histograms and heatmaps of CXL memory hotness (CHMU hotlists).\n\n"
+		       "EXAMPLES:\n"
+		       "  chmuheat                  # 1 s histograms until Ctrl-C, then regions and heatmap\n"
+		       "  chmuheat -o heat.svg 2 10 # 10 intervals of 2 s; heatmap also as heat.svg\n"
+		       "  chmuheat -i 0.0 -R 64M    # instance 0.0 only, 64 MiB regions\n"
+		       "  chmuheat --enable -t 5 -u 4K -e 1000000 5 1\n",
+	};
+	struct state s = {};
+	struct chmu_inst *all = NULL;
+	bool tp_btf;
+	char why[256];
+	int n = 0, i, err = 0;
+	uint64_t cap = 0;
+	__u32 g;
+
+	chmu_settings_init(&env.set);
+	argp_err_exit_status = CHMU_EXIT_USAGE;
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return CHMU_EXIT_USAGE;
+	if (!chmu_env_ok(TOOL, &tp_btf))
+		return CHMU_EXIT_ENV;
+	if (chmu_list(&all, &n) || !n) {
+		fprintf(stderr, TOOL ": no CHMU instance in " CHMU_SYSFS_DEVICES " (cxl_hmu bound?)\n");
+		return CHMU_EXIT_ENV;
+	}
+	n = chmu_select(all, n, env.memdev, env.chmu, env.inst);
+	if (!n) {
+		fprintf(stderr, TOOL ": no CHMU instance matches the -m/-i selection\n");
+		free(all);
+		return CHMU_EXIT_ENV;
+	}
+	s.insts = all;
+	s.ninst = n;
+	for (i = 0; i < n; i++) {
+		if (env.enable) {
+			if (chmu_inst_enable(&all[i], &env.set, why, sizeof(why))) {
+				fprintf(stderr, TOOL ": %s\n", why);
+				err = CHMU_EXIT_ENV;
+				goto cleanup;
+			}
+		}
+		if (all[i].capacity > cap)
+			cap = all[i].capacity;
+	}
+	if (!env.enable) {
+		for (i = 0; i < n && !all[i].enabled; i++)
+			;
+		if (i == n) {
+			fprintf(stderr, TOOL ": no selected CHMU instance is enabled: enable one through sysfs, perf, or --enable\n");
+			err = CHMU_EXIT_ENV;
+			goto cleanup;
+		}
+	}
+	if (!cap)
+		cap = 256ULL << 20;
+	s.row_size = 4096;
+	while (s.row_size * env.rows < cap)
+		s.row_size <<= 1;
+	s.maxcols = env.count > 0 ? env.count : 3600;
+	s.grids = calloc(n, sizeof(*s.grids));
+	s.total = calloc(n, sizeof(*s.total));
+	if (!s.grids || !s.total) {
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	for (i = 0; i < n; i++) {
+		if (heat_grid_init(&s.grids[i], env.rows, s.maxcols)) {
+			fprintf(stderr, TOOL ": out of memory\n");
+			err = CHMU_EXIT_ENV;
+			goto cleanup;
+		}
+		s.grids[i].row_size = s.row_size;
+	}
+
+	libbpf_set_print(libbpf_print);
+	s.skel = chmuheat_bpf__open();
+	if (!s.skel) {
+		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	s.skel->rodata->targ_memdev = env.memdev;
+	s.skel->rodata->targ_chmu = env.chmu;
+	s.skel->rodata->targ_inst = env.inst;
+	s.skel->rodata->region_shift = __builtin_ctzll(env.region_size);
+	s.skel->rodata->row_shift = __builtin_ctzll(s.row_size);
+	bpf_program__set_autoload(tp_btf ? s.skel->progs.entry_raw :
+				  s.skel->progs.entry_btf, false);
+	err = chmuheat_bpf__load(s.skel);
+	if (err) {
+		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	err = chmuheat_bpf__attach(s.skel);
+	if (err) {
+		fprintf(stderr, TOOL ": cannot attach to chmu:chmu_hotlist_entry: %s\n",
+			strerror(-err));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	signal(SIGINT, sig_handler);
+	signal(SIGTERM, sig_handler);
+	if (!env.json && !env.csv)
+		printf("Tracing %d CHMU instance%s (%s)... Ctrl-C to end.\n\n", n,
+		       n == 1 ? "" : "s", tp_btf ? "tp_btf" : "raw_tp");
+	else if (env.csv)
+		printf("kind,instance,interval,dpa_lo,dpa_hi,hpa_lo,hpa_hi,lo,hi,entries,sum,max\n");
+	fflush(stdout);
+
+	while (!exiting && (env.count < 0 || s.cols < (unsigned int)env.count)) {
+		struct timespec ts = { env.interval, 0 };
+
+		while (nanosleep(&ts, &ts) && !exiting)
+			;
+		g = s.skel->bss->gen;
+		s.skel->bss->gen = !g;
+		err = collect(&s, g, s.cols);
+		if (err) {
+			fprintf(stderr, TOOL ": reading the maps: %s\n", strerror(-err));
+			err = CHMU_EXIT_ENV;
+			goto cleanup;
+		}
+		if (s.cols < s.maxcols)
+			s.cols++;
+	}
+	if (!env.json && !env.csv)
+		print_totals(&s);
+	print_regions(&s);
+	if (env.heatmap || env.svg)
+		print_heatmaps(&s);
+	if (s.skel->bss->dropped)
+		fprintf(stderr, TOOL ": %llu entries not counted: a BPF map was full\n",
+			(unsigned long long)s.skel->bss->dropped);
+	if (env.json) {
+		chmu_json_begin(stdout, "summary");
+		chmu_json_u64(stdout, "entries", s.skel->bss->entries);
+		chmu_json_u64(stdout, "dropped", s.skel->bss->dropped);
+		chmu_json_u64(stdout, "intervals", s.cols);
+		chmu_json_end(stdout);
+	}
+	err = 0;
+
+cleanup:
+	chmuheat_bpf__destroy(s.skel);
+	for (i = 0; i < s.ninst; i++) {
+		chmu_inst_restore(&all[i]);
+		if (s.grids)
+			heat_grid_free(&s.grids[i]);
+	}
+	free(s.grids);
+	free(s.total);
+	free(all);
+	return err;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared by chmuheat.bpf.c and chmuheat.c. */
+#ifndef CHMUHEAT_H
+#define CHMUHEAT_H
+
+#define CHMUHEAT_SLOTS		40	/* log2 buckets of hotlist counts */
+#define CHMUHEAT_MAX_INST	64
+#define CHMUHEAT_MAX_REGIONS	16384
+#define CHMUHEAT_MAX_CELLS	65536
+
+/* Interval-cleared maps are keyed by a generation the tool flips. */
+struct hist_key {
+	__u32 inst;		/* CHMU_INST_ID */
+	__u32 gen;
+};
+
+struct hist {
+	__u64 slots[CHMUHEAT_SLOTS];
+};
+
+struct region_key {
+	__u32 inst;
+	__u32 pad;
+	__u64 region;		/* DPA >> region_shift */
+};
+
+struct region_val {
+	__u64 entries;
+	__u64 sum;
+	__u64 max;
+	__u64 hpa_lo;		/* lowest and highest HPA seen, ~0: none */
+	__u64 hpa_hi;
+	__u64 slots[CHMUHEAT_SLOTS];
+};
+
+struct cell_key {
+	__u32 inst;
+	__u32 gen;
+	__u64 row;		/* DPA >> row_shift */
+};
+
+#endif

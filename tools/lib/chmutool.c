@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "chmutool.h"
+#include "memspec.h"
+
+static int read_str(const char *dir, const char *attr, char *buf, size_t len)
+{
+	char path[700];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+static uint64_t read_u64(const char *dir, const char *attr)
+{
+	char buf[64];
+
+	if (read_str(dir, attr, buf, sizeof(buf)))
+		return 0;
+	return strtoull(buf, NULL, 0);
+}
+
+static int write_str(const char *dir, const char *attr, const char *val)
+{
+	char path[700];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+void chmu_settings_init(struct chmu_settings *s)
+{
+	s->threshold = s->unit_shift = s->epoch_us = s->access = -1;
+	s->ds_shift = s->range_first = s->range_count = -1;
+	s->fill_threshold = s->poll_ms = -1;
+	s->mode = NULL;
+}
+
+bool chmu_settings_given(const struct chmu_settings *s)
+{
+	return s->threshold >= 0 || s->unit_shift >= 0 || s->epoch_us >= 0 ||
+	       s->access >= 0 || s->ds_shift >= 0 || s->range_first >= 0 ||
+	       s->range_count >= 0 || s->fill_threshold >= 0 ||
+	       s->poll_ms >= 0 || s->mode;
+}
+
+int chmu_inst_read(struct chmu_inst *in)
+{
+	char buf[64], dir[96];
+
+	if (read_str(in->path, "hotlist_size", buf, sizeof(buf)))
+		return -ENODEV;
+	in->hotlist_size = strtoul(buf, NULL, 0);
+	in->num_ranges = read_u64(in->path, "num_ranges");
+	in->unit_sizes = read_u64(in->path, "unit_sizes");
+	in->ds_factors = read_u64(in->path, "ds_factors");
+	if (!read_str(in->path, "modes", buf, sizeof(buf))) {
+		in->epoch_mode = strstr(buf, "epoch") != NULL;
+		in->always_on = strstr(buf, "always-on") != NULL;
+	}
+	in->threshold = read_u64(in->path, "threshold");
+	in->unit_shift = read_u64(in->path, "unit_shift");
+	in->epoch_us = read_u64(in->path, "epoch_us");
+	in->access = read_u64(in->path, "access");
+	in->ds_shift = read_u64(in->path, "ds_shift");
+	in->range_first = read_u64(in->path, "range_first");
+	in->range_count = read_u64(in->path, "range_count");
+	in->fill_threshold = read_u64(in->path, "fill_threshold");
+	in->poll_ms = read_u64(in->path, "poll_ms");
+	in->mode_always_on = !read_str(in->path, "mode", buf, sizeof(buf)) &&
+			     !strcmp(buf, "always-on");
+	in->enabled = read_u64(in->path, "enable") == 1;
+	if (read_str(in->path, "owner", in->owner, sizeof(in->owner)))
+		strcpy(in->owner, in->enabled ? "sysfs" : "none");
+	snprintf(dir, sizeof(dir), CHMU_SYSFS_DEVICES "/mem%d/ram", in->memdev);
+	in->capacity = read_u64(dir, "size");
+	return 0;
+}
+
+static int cmp_inst(const void *a, const void *b)
+{
+	const struct chmu_inst *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int chmu_list(struct chmu_inst **out, int *n)
+{
+	struct chmu_inst *v = NULL, *nv;
+	struct dirent *blk, *ent;
+	DIR *d, *bd;
+	int cnt = 0;
+
+	d = opendir(CHMU_SYSFS_DEVICES);
+	if (!d)
+		return -errno;
+	while ((blk = readdir(d))) {
+		char bpath[300];
+		int m, c;
+
+		if (sscanf(blk->d_name, "hmu_mem%d.%d", &m, &c) != 2 ||
+		    strchr(strchr(blk->d_name, '.') + 1, '.'))
+			continue;
+		snprintf(bpath, sizeof(bpath), CHMU_SYSFS_DEVICES "/%s", blk->d_name);
+		bd = opendir(bpath);
+		if (!bd)
+			continue;
+		while ((ent = readdir(bd))) {
+			int m2, c2, i;
+			struct chmu_inst *in;
+
+			if (sscanf(ent->d_name, "hmu_mem%d.%d.%d", &m2, &c2, &i) != 3)
+				continue;
+			nv = realloc(v, (cnt + 1) * sizeof(*v));
+			if (!nv) {
+				closedir(bd);
+				closedir(d);
+				free(v);
+				return -ENOMEM;
+			}
+			v = nv;
+			in = &v[cnt];
+			memset(in, 0, sizeof(*in));
+			snprintf(in->path, sizeof(in->path), "%s/%s", bpath, ent->d_name);
+			snprintf(in->name, sizeof(in->name), "mem%d.%d.%d", m2, c2, i);
+			in->memdev = m2;
+			in->chmu = c2;
+			in->inst = i;
+			in->id = CHMU_INST_ID(m2, c2, i);
+			if (!chmu_inst_read(in))
+				cnt++;
+		}
+		closedir(bd);
+	}
+	closedir(d);
+	if (cnt)
+		qsort(v, cnt, sizeof(*v), cmp_inst);
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
+int chmu_parse_memdev(const char *s, int *memdev)
+{
+	char *end;
+	long v;
+
+	if (strncmp(s, "mem", 3) || !s[3])
+		return -EINVAL;
+	v = strtol(s + 3, &end, 10);
+	if (*end || v < 0 || v > 65535)
+		return -EINVAL;
+	*memdev = v;
+	return 0;
+}
+
+int chmu_parse_instance(const char *s, int *chmu, int *inst)
+{
+	char *end, *end2;
+	long c, i;
+
+	c = strtol(s, &end, 10);
+	if (end == s || *end != '.' || c < 0 || c > 255)
+		return -EINVAL;
+	i = strtol(end + 1, &end2, 10);
+	if (end2 == end + 1 || *end2 || i < 0 || i > 255)
+		return -EINVAL;
+	*chmu = c;
+	*inst = i;
+	return 0;
+}
+
+int chmu_select(struct chmu_inst *v, int n, int memdev, int chmu, int inst)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if ((memdev >= 0 && v[i].memdev != memdev) ||
+		    (chmu >= 0 && v[i].chmu != chmu) ||
+		    (inst >= 0 && v[i].inst != inst))
+			continue;
+		v[k++] = v[i];
+	}
+	return k;
+}
+
+static int set_u64(struct chmu_inst *in, const char *attr, int64_t v,
+		   char *why, size_t whylen)
+{
+	char buf[32];
+	int rc;
+
+	if (v < 0)
+		return 0;
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	rc = write_str(in->path, attr, buf);
+	if (rc)
+		snprintf(why, whylen, "%s: %s=%s refused: %s", in->name, attr,
+			 buf, strerror(-rc));
+	return rc;
+}
+
+int chmu_inst_enable(struct chmu_inst *in, const struct chmu_settings *s,
+		     char *why, size_t whylen)
+{
+	int rc;
+
+	if (in->enabled) {
+		if (chmu_settings_given(s)) {
+			snprintf(why, whylen, "%s is already enabled (by %s): settings cannot change",
+				 in->name, in->owner);
+			return -EBUSY;
+		}
+		return 0;
+	}
+	if (s->mode) {
+		rc = write_str(in->path, "mode", s->mode);
+		if (rc) {
+			snprintf(why, whylen, "%s: mode=%s refused: %s", in->name,
+				 s->mode, strerror(-rc));
+			return rc;
+		}
+	}
+	if ((rc = set_u64(in, "threshold", s->threshold, why, whylen)) ||
+	    (rc = set_u64(in, "unit_shift", s->unit_shift, why, whylen)) ||
+	    (rc = set_u64(in, "epoch_us", s->epoch_us, why, whylen)) ||
+	    (rc = set_u64(in, "access", s->access, why, whylen)) ||
+	    (rc = set_u64(in, "ds_shift", s->ds_shift, why, whylen)) ||
+	    (rc = set_u64(in, "range_first", s->range_first, why, whylen)) ||
+	    (rc = set_u64(in, "range_count", s->range_count, why, whylen)) ||
+	    (rc = set_u64(in, "fill_threshold", s->fill_threshold, why, whylen)) ||
+	    (rc = set_u64(in, "poll_ms", s->poll_ms, why, whylen)))
+		return rc;
+	rc = write_str(in->path, "enable", "1");
+	if (rc) {
+		snprintf(why, whylen, "%s: enable refused: %s (see dmesg with 'module cxl_hmu +p' in dynamic_debug)",
+			 in->name, strerror(-rc));
+		return rc;
+	}
+	in->we_enabled = true;
+	return chmu_inst_read(in);
+}
+
+void chmu_inst_restore(struct chmu_inst *in)
+{
+	if (in->we_enabled && !write_str(in->path, "enable", "0"))
+		in->we_enabled = false;
+}
+
+bool chmu_env_ok(const char *tool, bool *tp_btf)
+{
+	struct stat st;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "%s: must run as root (it loads BPF programs)\n", tool);
+		return false;
+	}
+	if (stat("/sys/kernel/btf/vmlinux", &st)) {
+		fprintf(stderr, "%s: no kernel BTF (/sys/kernel/btf/vmlinux): needs CONFIG_DEBUG_INFO_BTF\n",
+			tool);
+		return false;
+	}
+	if (stat("/sys/kernel/tracing/events/chmu/chmu_hotlist_entry", &st) &&
+	    stat("/sys/kernel/debug/tracing/events/chmu/chmu_hotlist_entry", &st)) {
+		fprintf(stderr, "%s: no chmu tracepoints: load the driver (modprobe cxl_hmu)\n",
+			tool);
+		return false;
+	}
+	/* CHMU_RAW_TP=1 forces the raw_tp programs (testing, old kernels) */
+	*tp_btf = !stat("/sys/kernel/btf/cxl_hmu", &st) && !getenv("CHMU_RAW_TP");
+	return true;
+}
+
+int chmu_parse_size(const char *s, uint64_t *out)
+{
+	return parse_size(s, out) ? -EINVAL : 0;
+}
+
+const char *chmu_fmt_size(uint64_t b, char *buf, size_t len)
+{
+	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int i = 0;
+
+	while (i < 4 && b >= 1024 && !(b & 1023)) {
+		b >>= 10;
+		i++;
+	}
+	snprintf(buf, len, "%" PRIu64 " %s", b, u[i]);
+	return buf;
+}
+
+void chmu_json_begin(FILE *f, const char *type)
+{
+	fprintf(f, "{\"version\":%d,\"type\":\"%s\"", CHMU_JSON_VERSION, type);
+}
+
+void chmu_json_str(FILE *f, const char *key, const char *val)
+{
+	const char *p;
+
+	fprintf(f, ",\"%s\":\"", key);
+	for (p = val; *p; p++) {
+		unsigned char c = *p;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void chmu_json_u64(FILE *f, const char *key, uint64_t val)
+{
+	fprintf(f, ",\"%s\":%" PRIu64, key, val);
+}
+
+void chmu_json_i64(FILE *f, const char *key, int64_t val)
+{
+	fprintf(f, ",\"%s\":%" PRId64, key, val);
+}
+
+void chmu_json_end(FILE *f)
+{
+	fputs("}\n", f);
+	fflush(f);
+}
+
+bool chmu_no_color(FILE *f)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return (nc && *nc) || !isatty(fileno(f));
+}

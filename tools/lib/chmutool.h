@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every CHMU BPF tool shares: the instances the cxl_hmu driver
+ * exposes in sysfs (list, configure, enable, attach), checks of the
+ * environment (root, tracepoints, BTF) with one-line reasons and exit
+ * status 2, and NDJSON output helpers.
+ */
+#ifndef CHMU_TOOL_H
+#define CHMU_TOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CHMU_SYSFS_DEVICES	"/sys/bus/cxl/devices"
+#define CHMU_EXIT_USAGE		1
+#define CHMU_EXIT_ENV		2
+#define CHMU_JSON_VERSION	1
+
+/* Instance id as the BPF programs key it: memdev, block, instance. */
+#define CHMU_INST_ID(m, c, i)	(((uint32_t)(m) << 16) | ((c) << 8) | (i))
+#define CHMU_ID_MEMDEV(id)	((id) >> 16)
+#define CHMU_ID_CHMU(id)	(((id) >> 8) & 0xff)
+#define CHMU_ID_INST(id)	((id) & 0xff)
+
+struct chmu_inst {
+	char path[600];		/* .../hmu_memX.Y/hmu_memX.Y.Z */
+	char name[32];		/* "mem0.0.0" */
+	int memdev, chmu, inst;
+	uint32_t id;
+	/* capabilities */
+	unsigned int hotlist_size, num_ranges;
+	uint64_t unit_sizes, ds_factors;
+	bool epoch_mode, always_on;
+	/* configuration and state */
+	uint64_t threshold, unit_shift, epoch_us, access, ds_shift;
+	uint64_t range_first, range_count, fill_threshold, poll_ms;
+	bool mode_always_on, enabled;
+	char owner[16];
+	uint64_t capacity;	/* bytes of the memdev's volatile partition */
+	bool we_enabled;	/* chmu_inst_enable() turned it on */
+};
+
+/* Settings for chmu_inst_enable(); negative / NULL: keep the instance's. */
+struct chmu_settings {
+	int64_t threshold, unit_shift, epoch_us, access, ds_shift;
+	int64_t range_first, range_count, fill_threshold, poll_ms;
+	const char *mode;	/* "epoch" or "always-on" */
+};
+
+void chmu_settings_init(struct chmu_settings *s);
+
+/* Instances in sysfs, sorted by memdev, block, instance; -errno. */
+int chmu_list(struct chmu_inst **out, int *n);
+int chmu_inst_read(struct chmu_inst *in);
+
+/*
+ * Parse "memN" into N and "C.I" into block and instance; -EINVAL.
+ * chmu_select() keeps the instances matching (-1: any).
+ */
+int chmu_parse_memdev(const char *s, int *memdev);
+int chmu_parse_instance(const char *s, int *chmu, int *inst);
+int chmu_select(struct chmu_inst *v, int n, int memdev, int chmu, int inst);
+
+/*
+ * Configure and enable @in through sysfs. An instance already enabled is
+ * attached to as it is, unless settings were asked for: then -EBUSY.
+ * chmu_inst_restore() disables what chmu_inst_enable() enabled.
+ */
+int chmu_inst_enable(struct chmu_inst *in, const struct chmu_settings *s,
+		     char *why, size_t whylen);
+void chmu_inst_restore(struct chmu_inst *in);
+bool chmu_settings_given(const struct chmu_settings *s);
+
+/*
+ * The environment check every tool runs first: root, tracefs with the
+ * chmu tracepoints, kernel BTF. On failure it prints "TOOL: reason" and
+ * returns false. *tp_btf says whether the driver's module BTF allows
+ * tp_btf programs (else raw_tp; CHMU_RAW_TP=1 in the environment forces
+ * raw_tp).
+ */
+bool chmu_env_ok(const char *tool, bool *tp_btf);
+
+/* Sizes: "256M", "4k", "4096"; -EINVAL. */
+int chmu_parse_size(const char *s, uint64_t *out);
+/* "256 MiB", "4 KiB", "1.5 GiB"... into @buf. */
+const char *chmu_fmt_size(uint64_t bytes, char *buf, size_t len);
+
+/* NDJSON: start a record with "version" and "type"; fields; end. */
+void chmu_json_begin(FILE *f, const char *type);
+void chmu_json_str(FILE *f, const char *key, const char *val);
+void chmu_json_u64(FILE *f, const char *key, uint64_t val);
+void chmu_json_i64(FILE *f, const char *key, int64_t val);
+void chmu_json_end(FILE *f);
+
+/* NO_COLOR set, or not a terminal. */
+bool chmu_no_color(FILE *f);
+
+#endif

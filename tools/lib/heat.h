@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Histogram and heatmap maths and rendering for the CHMU tools: log2
+ * buckets, region labels, and an address x time heatmap drawn in the
+ * terminal (shades, optional colour, legend) or as an SVG image.
+ */
+#ifndef CHMU_HEAT_H
+#define CHMU_HEAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define HEAT_LEVELS 10		/* 0 = nothing, 1..9 increasingly hot */
+
+/* Bucket of @v: 0 holds 0 and 1, k holds 2^k .. 2^(k+1)-1. */
+unsigned int heat_log2_slot(uint64_t v);
+
+/* bcc-style log2 histogram: "lo -> hi : count |****|". */
+void heat_print_log2(FILE *f, const unsigned long long *slots, unsigned int n,
+		     const char *what);
+
+struct heat_grid {
+	unsigned int rows, cols;
+	uint64_t *v;		/* rows * cols, row-major */
+	uint64_t row_base;	/* DPA of row 0 */
+	uint64_t row_size;	/* bytes per row */
+	double col_secs;	/* seconds per column */
+	const char *title;
+};
+
+int heat_grid_init(struct heat_grid *g, unsigned int rows, unsigned int cols);
+void heat_grid_free(struct heat_grid *g);
+uint64_t *heat_cell(struct heat_grid *g, unsigned int row, unsigned int col);
+uint64_t heat_max(const struct heat_grid *g);
+
+/*
+ * Level thresholds for a grid whose hottest cell is @max: th[l] is the
+ * least value drawn at level l (1..9), log-spaced from 1 to @max.
+ */
+void heat_thresholds(uint64_t max, uint64_t th[HEAT_LEVELS]);
+unsigned int heat_level(uint64_t v, const uint64_t th[HEAT_LEVELS]);
+
+/* Terminal rendering; @color adds ANSI colours to the shades. */
+void heat_render_text(FILE *f, const struct heat_grid *g, bool color);
+
+/* SVG rendering; its size is heat_svg_size(). */
+void heat_render_svg(FILE *f, const struct heat_grid *g);
+void heat_svg_size(const struct heat_grid *g, unsigned int *w, unsigned int *h);
+
+#endif
