@@ -197,6 +197,7 @@ struct state {
 	unsigned int cols;		/* columns filled */
 	unsigned int maxcols;
 	__u64 (*total)[CHMUHEAT_SLOTS];	/* per instance, whole run */
+	struct hist *interval;		/* per instance, this interval */
 };
 
 static int inst_index(struct state *s, uint32_t id)
@@ -218,57 +219,95 @@ static void print_time(FILE *f)
 	fprintf(f, "%-8s\n", buf);
 }
 
+/*
+ * Take out of map @fd every entry whose key is of generation @g (the
+ * second 32-bit word of every interval-cleared key), handing each to @fn.
+ * Keys are listed first, then taken one by one, so that deleting does not
+ * disturb the walk.
+ */
+static int take_generation(int fd, size_t ksz, size_t vsz, __u32 g,
+			   void (*fn)(struct state *, const void *, const void *,
+				      unsigned int),
+			   struct state *s, unsigned int col)
+{
+	char *keys = NULL, *nk, *val = malloc(vsz);
+	size_t n = 0, cap = 0, i;
+	int err = 0;
+
+	if (!val)
+		return -ENOMEM;
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			nk = realloc(keys, cap * ksz);
+			if (!nk) {
+				err = -ENOMEM;
+				goto out;
+			}
+			keys = nk;
+		}
+		if (bpf_map_get_next_key(fd, n ? keys + (n - 1) * ksz : NULL,
+					 keys + n * ksz))
+			break;
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		const char *k = keys + i * ksz;
+		__u32 kg;
+
+		memcpy(&kg, k + sizeof(__u32), sizeof(kg));
+		if (kg == g && !bpf_map_lookup_and_delete_elem(fd, k, val))
+			fn(s, k, val, col);
+	}
+out:
+	free(keys);
+	free(val);
+	return err;
+}
+
+static void take_hist(struct state *s, const void *key, const void *val,
+		      unsigned int col)
+{
+	const struct hist_key *hk = key;
+	const struct hist *h = val;
+	int i = inst_index(s, hk->inst);
+
+	(void)col;
+	if (i < 0)
+		return;
+	for (unsigned int k = 0; k < CHMUHEAT_SLOTS; k++) {
+		s->interval[i].slots[k] += h->slots[k];
+		s->total[i][k] += h->slots[k];
+	}
+}
+
+static void take_cell(struct state *s, const void *key, const void *val,
+		      unsigned int col)
+{
+	const struct cell_key *ck = key;
+	int i = inst_index(s, ck->inst);
+
+	if (i < 0 || col >= s->maxcols || ck->row >= s->grids[i].rows)
+		return;
+	*heat_cell(&s->grids[i], ck->row, col) += *(const __u64 *)val;
+}
+
 /* Take the interval's histograms and heatmap column (generation @g). */
 static int collect(struct state *s, __u32 g, unsigned int col)
 {
-	int hfd = bpf_map__fd(s->skel->maps.hists);
-	int cfd = bpf_map__fd(s->skel->maps.cells);
-	struct hist_key hk, hnext;
-	struct cell_key ck, cnext;
-	struct hist h;
-	__u64 v;
+	struct hist *hists = s->interval;
 	int i, err;
-	bool first = true;
-	struct hist *hists = calloc(s->ninst, sizeof(*hists));
 
-	if (!hists)
-		return -ENOMEM;
-	/* Keys of the old generation: read and delete them. */
-	for (err = bpf_map_get_next_key(hfd, NULL, &hnext); !err;
-	     err = bpf_map_get_next_key(hfd, first ? NULL : &hk, &hnext)) {
-		hk = hnext;
-		if (hk.gen != g) {
-			first = false;
-			continue;
-		}
-		if (bpf_map_lookup_and_delete_elem(hfd, &hk, &h))
-			return -errno;
-		first = true;	/* the walk restarts after a delete */
-		i = inst_index(s, hk.inst);
-		if (i < 0)
-			continue;
-		for (unsigned int k = 0; k < CHMUHEAT_SLOTS; k++) {
-			hists[i].slots[k] += h.slots[k];
-			s->total[i][k] += h.slots[k];
-		}
-	}
-	first = true;
-	for (err = bpf_map_get_next_key(cfd, NULL, &cnext); !err;
-	     err = bpf_map_get_next_key(cfd, first ? NULL : &ck, &cnext)) {
-		ck = cnext;
-		if (ck.gen != g) {
-			first = false;
-			continue;
-		}
-		if (bpf_map_lookup_and_delete_elem(cfd, &ck, &v))
-			return -errno;
-		first = true;
-		i = inst_index(s, ck.inst);
-		if (i < 0 || col >= s->maxcols)
-			continue;
-		if (ck.row < s->grids[i].rows)
-			*heat_cell(&s->grids[i], ck.row, col) += v;
-	}
+	memset(hists, 0, s->ninst * sizeof(*hists));
+	err = take_generation(bpf_map__fd(s->skel->maps.hists),
+			      sizeof(struct hist_key), sizeof(struct hist), g,
+			      take_hist, s, col);
+	if (!err)
+		err = take_generation(bpf_map__fd(s->skel->maps.cells),
+				      sizeof(struct cell_key), sizeof(__u64), g,
+				      take_cell, s, col);
+	if (err)
+		return err;
 
 	for (i = 0; i < s->ninst; i++) {
 		uint64_t n = 0;
@@ -307,7 +346,6 @@ static int collect(struct state *s, __u32 g, unsigned int col)
 		}
 	}
 	fflush(stdout);
-	free(hists);
 	return 0;
 }
 
@@ -343,14 +381,15 @@ static void print_regions(struct state *s)
 		printf("Regions of %s (DPA ranges; HPA: lowest and highest hot unit seen)\n",
 		       chmu_fmt_size(env.region_size, a, sizeof(a)));
 	for (i = 0; i < n; i++) {
-		uint64_t lo = keys[i].region * env.region_size;
-		uint64_t hi = lo + env.region_size - 1;
+		uint64_t lo, hi;
 		int k = inst_index(s, keys[i].inst);
 		const char *name = k >= 0 ? s->insts[k].name : "?";
 		uint64_t unit = k >= 0 ? 1ULL << s->insts[k].unit_shift : 0;
 
 		if (bpf_map_lookup_elem(rfd, &keys[i], &rv))
 			continue;
+		heat_region_range(keys[i].region, __builtin_ctzll(env.region_size),
+				  &lo, &hi);
 		if (env.json) {
 			chmu_json_begin(stdout, "region");
 			chmu_json_str(stdout, "instance", name);
@@ -551,13 +590,12 @@ int main(int argc, char **argv)
 	}
 	if (!cap)
 		cap = 256ULL << 20;
-	s.row_size = 4096;
-	while (s.row_size * env.rows < cap)
-		s.row_size <<= 1;
+	s.row_size = heat_row_size(cap, env.rows);
 	s.maxcols = env.count > 0 ? env.count : 3600;
 	s.grids = calloc(n, sizeof(*s.grids));
 	s.total = calloc(n, sizeof(*s.total));
-	if (!s.grids || !s.total) {
+	s.interval = calloc(n, sizeof(*s.interval));
+	if (!s.grids || !s.total || !s.interval) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
@@ -648,6 +686,7 @@ cleanup:
 	}
 	free(s.grids);
 	free(s.total);
+	free(s.interval);
 	free(all);
 	return err;
 }

@@ -8,7 +8,10 @@
 #define CHMUHEAT_MAX_REGIONS	16384
 #define CHMUHEAT_MAX_CELLS	65536
 
-/* Interval-cleared maps are keyed by a generation the tool flips. */
+/*
+ * Interval-cleared maps are keyed by a generation the tool flips; it is
+ * the second 32-bit word of each such key (chmuheat.c relies on that).
+ */
 struct hist_key {
 	__u32 inst;		/* CHMU_INST_ID */
 	__u32 gen;

@@ -99,6 +99,22 @@ static void test_levels(void)
 	CHECK(heat_level(0, th) == 0);
 }
 
+static void test_mapping(void)
+{
+	uint64_t lo, hi;
+
+	heat_region_range(0, 28, &lo, &hi);
+	CHECK(lo == 0 && hi == 0xfffffff);
+	heat_region_range(2, 26, &lo, &hi);
+	CHECK(lo == 0x8000000 && hi == 0xbffffff);
+	CHECK(heat_row_size(512ULL << 20, 16) == 32ULL << 20);
+	CHECK(heat_row_size(500ULL << 20, 16) == 32ULL << 20);
+	CHECK(heat_row_size(513ULL << 20, 16) == 64ULL << 20);
+	CHECK(heat_row_size(0, 16) == 4096);
+	CHECK(heat_row_size(1 << 20, 0) == 1 << 20);
+	CHECK(heat_row_size(32ULL << 30, 16) == 2ULL << 30);
+}
+
 static void test_render(void)
 {
 	struct heat_grid g;
@@ -145,6 +161,7 @@ int main(void)
 {
 	test_slots();
 	test_levels();
+	test_mapping();
 	test_render();
 	return check_report("test_heat");
 }

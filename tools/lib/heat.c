@@ -54,6 +54,24 @@ void heat_print_log2(FILE *f, const unsigned long long *slots, unsigned int n,
 	}
 }
 
+void heat_region_range(uint64_t r, unsigned int shift, uint64_t *lo,
+		       uint64_t *hi)
+{
+	*lo = r << shift;
+	*hi = *lo + (1ULL << shift) - 1;
+}
+
+uint64_t heat_row_size(uint64_t capacity, unsigned int rows)
+{
+	uint64_t sz = 4096;
+
+	if (!rows)
+		rows = 1;
+	while (sz < (1ULL << 62) && sz * rows < capacity)
+		sz <<= 1;
+	return sz;
+}
+
 int heat_grid_init(struct heat_grid *g, unsigned int rows, unsigned int cols)
 {
 	memset(g, 0, sizeof(*g));

@@ -20,6 +20,15 @@ unsigned int heat_log2_slot(uint64_t v);
 void heat_print_log2(FILE *f, const unsigned long long *slots, unsigned int n,
 		     const char *what);
 
+/*
+ * Address mapping: the DPA range of region @r of 2^@shift bytes, and the
+ * power-of-two row size that spreads @capacity over at most @rows rows
+ * (at least 4 KiB).
+ */
+void heat_region_range(uint64_t r, unsigned int shift, uint64_t *lo,
+		       uint64_t *hi);
+uint64_t heat_row_size(uint64_t capacity, unsigned int rows);
+
 struct heat_grid {
 	unsigned int rows, cols;
 	uint64_t *v;		/* rows * cols, row-major */
