@@ -32,25 +32,20 @@
 const char *argp_program_version = TOOL " 0.1";
 const char *argp_program_bug_address = "the CHMU lab issue tracker";
 
-enum { OPT_CSV = 1000, OPT_NO_HEATMAP, OPT_ENABLE, OPT_VERBOSE };
+enum { OPT_CSV = 1000, OPT_NO_HEATMAP, OPT_VERBOSE };
 
 static struct env {
-	int memdev, chmu, inst;
 	uint64_t region_size;
 	unsigned int rows;
 	const char *svg;
-	bool json, csv, heatmap, timestamp, per_region, verbose, enable;
-	struct chmu_settings set;
+	bool json, csv, heatmap, timestamp, verbose;
 	long interval, count;
 } env = {
-	.memdev = -1, .chmu = -1, .inst = -1,
 	.region_size = 256ULL << 20, .rows = 16, .heatmap = true,
-	.per_region = true, .interval = 1, .count = -1,
+	.interval = 1, .count = -1,
 };
 
 static const struct argp_option opts[] = {
-	{ "memdev", 'm', "memN", 0, "Only instances of this memory device", 0 },
-	{ "instance", 'i', "CHMU.INST", 0, "Only this instance (block.instance)", 0 },
 	{ "region-size", 'R', "SIZE", 0, "Region size for the per-region histograms (default 256M)", 0 },
 	{ "rows", 'g', "N", 0, "Heatmap rows over the device's capacity (default 16)", 0 },
 	{ "svg", 'o', "FILE", 0, "Also write the heatmap as an SVG image", 0 },
@@ -59,51 +54,21 @@ static const struct argp_option opts[] = {
 	{ "no-heatmap", OPT_NO_HEATMAP, NULL, 0, "No heatmap at the end", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each interval", 0 },
 	{ "verbose", OPT_VERBOSE, NULL, 0, "libbpf debug output", 0 },
-	{ NULL, 0, NULL, 0, "Enabling an instance (else attach to enabled ones):", 1 },
-	{ "enable", OPT_ENABLE, NULL, 0, "Configure and enable the selected disabled instances; disable them at exit", 1 },
-	{ "threshold", 't', "N", 0, "Hotness threshold", 1 },
-	{ "unit", 'u', "SIZE", 0, "Unit size (power of two, e.g. 4K)", 1 },
-	{ "epoch", 'e', "US", 0, "Epoch length in microseconds", 1 },
-	{ "mode", 'M', "MODE", 0, "epoch or always-on", 1 },
-	{ "downsample", 'd', "N", 0, "Count one in 2^N requests", 1 },
 	{},
 };
 
-static int num(struct argp_state *st, const char *arg, long long min,
-	       long long max, long long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoll(arg, &end, 0);
-	if (errno || *end || end == arg || *out < min || *out > max)
-		argp_error(st, "invalid number '%s' (%lld..%lld)", arg, min, max);
-	return 0;
-}
-
 static error_t parse_arg(int key, char *arg, struct argp_state *st)
 {
-	static int pos;
-	long long v;
 	uint64_t sz;
 
 	switch (key) {
-	case 'm':
-		if (chmu_parse_memdev(arg, &env.memdev))
-			argp_error(st, "memdev must be memN, not '%s'", arg);
-		break;
-	case 'i':
-		if (chmu_parse_instance(arg, &env.chmu, &env.inst))
-			argp_error(st, "instance must be BLOCK.INSTANCE, not '%s'", arg);
-		break;
 	case 'R':
 		if (chmu_parse_size(arg, &sz) || sz < 4096 || (sz & (sz - 1)))
 			argp_error(st, "region size must be a power of two >= 4K, not '%s'", arg);
 		env.region_size = sz;
 		break;
 	case 'g':
-		num(st, arg, 1, 4096, &v);
-		env.rows = v;
+		env.rows = chmu_argp_num(st, arg, 1, 4096);
 		break;
 	case 'o':
 		env.svg = arg;
@@ -123,48 +88,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 	case OPT_VERBOSE:
 		env.verbose = true;
 		break;
-	case OPT_ENABLE:
-		env.enable = true;
-		break;
-	case 't':
-		num(st, arg, 1, UINT32_MAX, &v);
-		env.set.threshold = v;
-		break;
-	case 'u':
-		if (chmu_parse_size(arg, &sz) || sz < 256 || (sz & (sz - 1)))
-			argp_error(st, "unit size must be a power of two >= 256, not '%s'", arg);
-		env.set.unit_shift = __builtin_ctzll(sz);
-		break;
-	case 'e':
-		num(st, arg, 1, 40950000000LL, &v);
-		env.set.epoch_us = v;
-		break;
-	case 'M':
-		if (strcmp(arg, "epoch") && strcmp(arg, "always-on"))
-			argp_error(st, "mode must be epoch or always-on, not '%s'", arg);
-		env.set.mode = arg;
-		break;
-	case 'd':
-		num(st, arg, 0, 15, &v);
-		env.set.ds_shift = v;
-		break;
 	case ARGP_KEY_ARG:
-		if (pos == 0) {
-			num(st, arg, 1, 86400, &v);
-			env.interval = v;
-		} else if (pos == 1) {
-			num(st, arg, 1, 1000000, &v);
-			env.count = v;
-		} else {
-			argp_error(st, "unexpected argument '%s'", arg);
-		}
-		pos++;
-		break;
+		return chmu_argp_interval(st, arg, &env.interval, &env.count);
 	case ARGP_KEY_END:
 		if (env.json && env.csv)
 			argp_error(st, "-j and --csv exclude each other");
-		if (chmu_settings_given(&env.set) && !env.enable)
-			argp_error(st, "configuration options need --enable");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -531,9 +459,14 @@ static void print_totals(struct state *s)
 
 int main(int argc, char **argv)
 {
+	static const struct argp_child children[] = {
+		{ &chmu_argp, 0, NULL, 0 },
+		{},
+	};
 	static const struct argp argp = {
 		.options = opts,
 		.parser = parse_arg,
+		.children = children,
 		.args_doc = "[interval [count]]",
 		.doc = "Histograms and heatmaps of CXL memory hotness (CHMU hotlists).\n\n"
 		       "EXAMPLES:\n"
@@ -545,49 +478,23 @@ int main(int argc, char **argv)
 	struct state s = {};
 	struct chmu_inst *all = NULL;
 	bool tp_btf;
-	char why[256];
 	int n = 0, i, err = 0;
 	uint64_t cap = 0;
 	__u32 g;
 
-	chmu_settings_init(&env.set);
 	argp_err_exit_status = CHMU_EXIT_USAGE;
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return CHMU_EXIT_USAGE;
 	if (!chmu_env_ok(TOOL, &tp_btf))
 		return CHMU_EXIT_ENV;
-	if (chmu_list(&all, &n) || !n) {
-		fprintf(stderr, TOOL ": no CHMU instance in " CHMU_SYSFS_DEVICES " (cxl_hmu bound?)\n");
-		return CHMU_EXIT_ENV;
-	}
-	n = chmu_select(all, n, env.memdev, env.chmu, env.inst);
-	if (!n) {
-		fprintf(stderr, TOOL ": no CHMU instance matches the -m/-i selection\n");
-		free(all);
-		return CHMU_EXIT_ENV;
-	}
+	err = chmu_open(TOOL, &all, &n);
+	if (err)
+		return err;
 	s.insts = all;
 	s.ninst = n;
-	for (i = 0; i < n; i++) {
-		if (env.enable) {
-			if (chmu_inst_enable(&all[i], &env.set, why, sizeof(why))) {
-				fprintf(stderr, TOOL ": %s\n", why);
-				err = CHMU_EXIT_ENV;
-				goto cleanup;
-			}
-		}
+	for (i = 0; i < n; i++)
 		if (all[i].capacity > cap)
 			cap = all[i].capacity;
-	}
-	if (!env.enable) {
-		for (i = 0; i < n && !all[i].enabled; i++)
-			;
-		if (i == n) {
-			fprintf(stderr, TOOL ": no selected CHMU instance is enabled: enable one through sysfs, perf, or --enable\n");
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
-	}
 	if (!cap)
 		cap = 256ULL << 20;
 	s.row_size = heat_row_size(cap, env.rows);
@@ -615,9 +522,9 @@ int main(int argc, char **argv)
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	s.skel->rodata->targ_memdev = env.memdev;
-	s.skel->rodata->targ_chmu = env.chmu;
-	s.skel->rodata->targ_inst = env.inst;
+	s.skel->rodata->targ_memdev = chmu_opts.memdev;
+	s.skel->rodata->targ_chmu = chmu_opts.chmu;
+	s.skel->rodata->targ_inst = chmu_opts.inst;
 	s.skel->rodata->region_shift = __builtin_ctzll(env.region_size);
 	s.skel->rodata->row_shift = __builtin_ctzll(s.row_size);
 	bpf_program__set_autoload(tp_btf ? s.skel->progs.entry_raw :
@@ -679,14 +586,11 @@ int main(int argc, char **argv)
 
 cleanup:
 	chmuheat_bpf__destroy(s.skel);
-	for (i = 0; i < s.ninst; i++) {
-		chmu_inst_restore(&all[i]);
-		if (s.grids)
-			heat_grid_free(&s.grids[i]);
-	}
+	for (i = 0; s.grids && i < s.ninst; i++)
+		heat_grid_free(&s.grids[i]);
 	free(s.grids);
 	free(s.total);
 	free(s.interval);
-	free(all);
+	chmu_close(all, n);
 	return err;
 }

@@ -361,3 +361,151 @@ bool chmu_no_color(FILE *f)
 
 	return (nc && *nc) || !isatty(fileno(f));
 }
+
+struct chmu_opts chmu_opts = { .memdev = -1, .chmu = -1, .inst = -1 };
+
+enum { OPT_ENABLE = 0x1000 };
+
+static const struct argp_option common_options[] = {
+	{ "memdev", 'm', "memN", 0, "Only instances of this memory device", 0 },
+	{ "instance", 'i', "CHMU.INST", 0, "Only this instance (block.instance)", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
+	{ NULL, 0, NULL, 0, "Enabling instances (else attach to enabled ones):", 10 },
+	{ "enable", OPT_ENABLE, NULL, 0, "Configure and enable the selected disabled instances; disable them at exit", 10 },
+	{ "threshold", 't', "N", 0, "Hotness threshold", 10 },
+	{ "unit", 'u', "SIZE", 0, "Unit size (a power of two, e.g. 4K)", 10 },
+	{ "epoch", 'e', "US", 0, "Epoch length in microseconds", 10 },
+	{ "mode", 'M', "MODE", 0, "epoch or always-on", 10 },
+	{ "downsample", 'd', "N", 0, "Count one in 2^N requests", 10 },
+	{},
+};
+
+long long chmu_argp_num(struct argp_state *st, const char *arg,
+		       long long min, long long max)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(arg, &end, 0);
+	if (errno || *end || end == arg || v < min || v > max)
+		argp_error(st, "invalid number '%s' (%lld..%lld)", arg, min, max);
+	return v;
+}
+
+static error_t common_parse(int key, char *arg, struct argp_state *st)
+{
+	struct chmu_opts *o = &chmu_opts;
+	uint64_t sz;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		chmu_settings_init(&o->set);
+		break;
+	case 'h':
+		argp_state_help(st, stdout, ARGP_HELP_STD_HELP);
+		break;
+	case 'm':
+		if (chmu_parse_memdev(arg, &o->memdev))
+			argp_error(st, "memdev must be memN, not '%s'", arg);
+		break;
+	case 'i':
+		if (chmu_parse_instance(arg, &o->chmu, &o->inst))
+			argp_error(st, "instance must be BLOCK.INSTANCE, not '%s'", arg);
+		break;
+	case OPT_ENABLE:
+		o->enable = true;
+		break;
+	case 't':
+		o->set.threshold = chmu_argp_num(st, arg, 1, UINT32_MAX);
+		break;
+	case 'u':
+		if (chmu_parse_size(arg, &sz) || sz < 256 || (sz & (sz - 1)))
+			argp_error(st, "unit size must be a power of two >= 256, not '%s'", arg);
+		o->set.unit_shift = __builtin_ctzll(sz);
+		break;
+	case 'e':
+		o->set.epoch_us = chmu_argp_num(st, arg, 1, 40950000000LL);
+		break;
+	case 'M':
+		if (strcmp(arg, "epoch") && strcmp(arg, "always-on"))
+			argp_error(st, "mode must be epoch or always-on, not '%s'", arg);
+		o->set.mode = arg;
+		break;
+	case 'd':
+		o->set.ds_shift = chmu_argp_num(st, arg, 0, 15);
+		break;
+	case ARGP_KEY_END:
+		if (chmu_settings_given(&o->set) && !o->enable)
+			argp_error(st, "configuration options need --enable");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp chmu_argp = { .options = common_options, .parser = common_parse };
+
+int chmu_argp_interval(struct argp_state *st, const char *arg, long *interval,
+		       long *count)
+{
+	if (st->arg_num == 0)
+		*interval = chmu_argp_num(st, arg, 1, 86400);
+	else if (st->arg_num == 1)
+		*count = chmu_argp_num(st, arg, 1, 1000000);
+	else
+		argp_error(st, "unexpected argument '%s'", arg);
+	return 0;
+}
+
+int chmu_open(const char *tool, struct chmu_inst **v, int *n)
+{
+	struct chmu_inst *all = NULL;
+	char why[256];
+	int cnt = 0, i;
+	bool any = false;
+
+	*v = NULL;
+	*n = 0;
+	if (chmu_list(&all, &cnt) || !cnt) {
+		fprintf(stderr, "%s: no CHMU instance in " CHMU_SYSFS_DEVICES " (cxl_hmu bound?)\n",
+			tool);
+		free(all);
+		return CHMU_EXIT_ENV;
+	}
+	cnt = chmu_select(all, cnt, chmu_opts.memdev, chmu_opts.chmu,
+			  chmu_opts.inst);
+	if (!cnt) {
+		fprintf(stderr, "%s: no CHMU instance matches the -m/-i selection\n", tool);
+		free(all);
+		return CHMU_EXIT_ENV;
+	}
+	for (i = 0; i < cnt; i++) {
+		if (chmu_opts.enable &&
+		    chmu_inst_enable(&all[i], &chmu_opts.set, why, sizeof(why))) {
+			fprintf(stderr, "%s: %s\n", tool, why);
+			chmu_close(all, i);
+			return CHMU_EXIT_ENV;
+		}
+		any |= all[i].enabled;
+	}
+	if (!any) {
+		fprintf(stderr, "%s: no selected CHMU instance is enabled: enable one through sysfs, perf, or --enable\n",
+			tool);
+		free(all);
+		return CHMU_EXIT_ENV;
+	}
+	*v = all;
+	*n = cnt;
+	return 0;
+}
+
+void chmu_close(struct chmu_inst *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		chmu_inst_restore(&v[i]);
+	free(v);
+}

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <argp.h>
 
 #define CHMU_SYSFS_DEVICES	"/sys/bus/cxl/devices"
 #define CHMU_EXIT_USAGE		1
@@ -80,6 +81,35 @@ bool chmu_settings_given(const struct chmu_settings *s);
  * raw_tp).
  */
 bool chmu_env_ok(const char *tool, bool *tp_btf);
+
+/*
+ * The options every tool shares, as an argp child: -m/--memdev,
+ * -i/--instance, and --enable with -t, -u, -e, -M, -d. Results land in
+ * chmu_opts.
+ */
+struct chmu_opts {
+	int memdev, chmu, inst;
+	bool enable;
+	struct chmu_settings set;
+};
+
+extern struct chmu_opts chmu_opts;
+extern const struct argp chmu_argp;
+
+/* A number in min..max, or argp_error() (exit 1). */
+long long chmu_argp_num(struct argp_state *st, const char *arg,
+		       long long min, long long max);
+/* The positional "[interval [count]]" of every tool. */
+int chmu_argp_interval(struct argp_state *st, const char *arg, long *interval,
+		       long *count);
+
+/*
+ * List, select (chmu_opts), enable with --enable, and require at least one
+ * enabled instance; on failure print "TOOL: reason" and return
+ * CHMU_EXIT_ENV. chmu_close() restores what --enable changed.
+ */
+int chmu_open(const char *tool, struct chmu_inst **v, int *n);
+void chmu_close(struct chmu_inst *v, int n);
 
 /* Sizes: "256M", "4k", "4096"; -EINVAL. */
 int chmu_parse_size(const char *s, uint64_t *out);

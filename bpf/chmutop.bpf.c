@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chmutop: per-unit (or per-slot of -g bytes) statistics of the CHMU
+ * hotlist and per-instance health of the monitor, aggregated in bounded
+ * maps from the chmu:chmu_hotlist_batch and chmu:chmu_hotlist_entry
+ * tracepoints.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "chmutop.h"
+#include "chmu.bpf.h"
+
+const volatile int targ_memdev = -1;
+const volatile int targ_chmu = -1;
+const volatile int targ_inst = -1;
+const volatile __u32 gran_shift;	/* 0: per unit */
+
+__u32 gen;		/* the interval number, advanced by user space */
+__u64 dropped;		/* entries not counted: the unit map was full */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CHMUTOP_MAX_UNITS);
+	__type(key, struct unit_key);
+	__type(value, struct unit_stat);
+} units SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CHMUTOP_MAX_INST);
+	__type(key, __u32);
+	__type(value, struct inst_stat);
+} insts SEC(".maps");
+
+static const struct inst_stat zero_inst;
+
+static __always_inline bool wanted(int memdev, int chmu, int inst)
+{
+	return (targ_memdev < 0 || memdev == targ_memdev) &&
+	       (targ_chmu < 0 || chmu == targ_chmu) &&
+	       (targ_inst < 0 || inst == targ_inst);
+}
+
+static __always_inline int on_batch(struct chmu_batch *b)
+{
+	int memdev, chmu, inst;
+	__u64 now = bpf_ktime_get_ns(), nr;
+	struct inst_stat *st;
+	__u32 id;
+
+	if (!b)
+		return 0;
+	memdev = BPF_CORE_READ(b, memdev);
+	chmu = BPF_CORE_READ(b, chmu);
+	inst = BPF_CORE_READ(b, inst);
+	nr = BPF_CORE_READ(b, nr);
+	id = CHMU_ID(memdev, chmu, inst);
+	if (!wanted(memdev, chmu, inst))
+		return 0;
+	st = chmu_lookup_init(&insts, &id, &zero_inst);
+	if (!st)
+		return 0;
+	st->batch_ns = now;
+	st->cur_nr = nr;
+	st->batches++;
+	st->fill_sum += nr;
+	if (nr > st->fill_max)
+		st->fill_max = nr;
+	st->size = BPF_CORE_READ(b, size);
+	if (BPF_CORE_READ(b, overflow))
+		st->overflows++;
+	st->lost = BPF_CORE_READ(b, lost);
+	return 0;
+}
+
+static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
+				    __u64 hpa, int nid, __u64 count)
+{
+	__u32 id = CHMU_ID(memdev, chmu, inst), g = *(volatile __u32 *)&gen;
+	struct unit_key k = {};
+	struct unit_stat *u, init = {};
+	struct inst_stat *st;
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!wanted(memdev, chmu, inst))
+		return 0;
+	st = bpf_map_lookup_elem(&insts, &id);
+	if (st) {
+		st->entries++;
+		st->last_entry_ns = now;
+		/* The batch's last entry: time the drain from its batch event. */
+		if (st->cur_nr && !--st->cur_nr && now > st->batch_ns) {
+			__u64 d = now - st->batch_ns;
+
+			st->drain_ns_sum += d;
+			if (d > st->drain_ns_max)
+				st->drain_ns_max = d;
+			st->drains_timed++;
+		}
+	}
+	k.inst = id;
+	k.slot = dpa >> gran_shift;
+	u = bpf_map_lookup_elem(&units, &k);
+	if (!u) {
+		init.hpa = hpa;
+		init.nid = nid;
+		init.first_ns = now;
+		init.igen = g;
+		bpf_map_update_elem(&units, &k, &init, BPF_NOEXIST);
+		u = bpf_map_lookup_elem(&units, &k);
+		if (!u) {
+			__sync_fetch_and_add(&dropped, 1);
+			return 0;
+		}
+	}
+	if (u->igen != g) {
+		u->igen = g;
+		u->isum = 0;
+	}
+	u->isum += count;
+	u->sum += count;
+	u->seen++;
+	u->last_count = count;
+	u->last_ns = now;
+	return 0;
+}
+
+SEC("tp_btf/chmu_hotlist_batch")
+int BPF_PROG(batch_btf, struct chmu_batch *b)
+{
+	return on_batch(b);
+}
+
+SEC("raw_tp/chmu_hotlist_batch")
+int BPF_PROG(batch_raw, struct chmu_batch *b)
+{
+	return on_batch(b);
+}
+
+SEC("tp_btf/chmu_hotlist_entry")
+int BPF_PROG(entry_btf, int memdev, int chmu, int inst, u64 seq, u64 unit,
+	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)
+{
+	return on_entry(memdev, chmu, inst, dpa, hpa, nid, count);
+}
+
+SEC("raw_tp/chmu_hotlist_entry")
+int BPF_PROG(entry_raw, int memdev, int chmu, int inst, u64 seq, u64 unit,
+	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)
+{
+	return on_entry(memdev, chmu, inst, dpa, hpa, nid, count);
+}
+
+char LICENSE[] SEC("license") = "GPL";

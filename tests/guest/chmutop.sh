@@ -1,0 +1,108 @@
+# chmutop: a known hot set (units 3 and 7 read 100 and 300 times, unit 9
+# 4 times, threshold 5) is exactly what the top rows show, in batch frames
+# and in NDJSON; always-on labels; -g regions; a full unit map says how
+# many entries it missed; the interactive screen under tmux changes its
+# sort, pauses and quits on keys and honours NO_COLOR; bad input exits 1
+# or 2 with one line.
+. tests/lib.sh
+hmu_setup
+eval "$(chmu-region create -m mem0 --devdax)"
+trap 'tmux kill-server 2>/dev/null || true; chmu-region destroy all >/dev/null 2>&1 || true' EXIT
+hpa=$((HPA))
+hot() {
+	local w="chmu-workload touch --dax $DEV --size 2M"
+	$w --units 3 --count 100 >/dev/null
+	$w --units 7 --count 300 >/dev/null
+	$w --units 9 --count 4 >/dev/null
+}
+epoch() { hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1; }
+run() { # run ARGS...: chmutop in the background while the hot set runs
+	chmutop "$@" >/tmp/top.out 2>/tmp/top.err &
+	local pid=$!
+	sleep 0.5
+	hot
+	wait $pid || { cat /tmp/top.err; fail "chmutop $* failed"; }
+}
+last_rows() { # the rows of the last frame: "HPA DPA NID INSTANCE COUNT SUM SEEN"
+	awk '/^HPA / { n = 0; delete rows; next } /^0x|^- / { rows[++n] = $1 " " $2 " " $3 " " $4 " " $5 " " $6 " " $8 }
+		END { for (i = 1; i <= n; i++) print rows[i] }' /tmp/top.out
+}
+
+rc=0; out=$(chmutop -b 1 1 2>&1) || rc=$?
+expect_eq "$rc:$out" "2:chmutop: no selected CHMU instance is enabled: enable one through sysfs, perf, or --enable" "nothing enabled"
+rc=0; out=$(chmutop -s hot 2>&1) || rc=$?
+expect_eq "$rc:$(head -n 1 <<<"$out")" "1:chmutop: sort key must be count, rate, seen or addr, not 'hot'" "bad sort key"
+rc=0; out=$(chmutop -g 3K 2>&1) || rc=$?
+expect_eq "$rc" 1 "bad granularity"
+
+epoch
+run -b 1 3
+cat /tmp/top.out
+expect_eq "$(last_rows | tr '\n' ';')" \
+	"$(printf '%#x' $((hpa + 0x7000))) 0x7000 - mem0.0.0 300 300 1;$(printf '%#x' $((hpa + 0x3000))) 0x3000 - mem0.0.0 100 100 1;" "top rows, batch mode"
+expect_eq "$(grep -c '^chmutop ' /tmp/top.out)" 3 "three frames"
+expect_eq "$(grep -m1 '^mem0.0.0 ' /tmp/top.out)" "mem0.0.0 on epoch 1s thr 5 unit 4 KiB ds 1/1 owner sysfs" "configuration line"
+expect_eq "$(grep -c '^  batches [0-9.]*/s entries [0-9.]*/s overflows 0 lost 0 fill 2/1024 max 2$' /tmp/top.out)" 1 "health of the interval with the batch"
+grep -q '^  drain avg [0-9.]* max [0-9.]* ms   bpf [0-9.]* ms/s ([1-9][0-9]* runs)$' /tmp/top.out || fail "no drain and BPF cost line"
+[ "$(grep -m1 '^  drain avg' /tmp/top.out | awk '{ print ($3 > 0) }')" = 1 ] || fail "drain time not measured"
+grep -q $'\033' /tmp/top.out && fail "terminal control codes in batch mode"
+awk 'length($0) > 80 { bad = 1 } END { exit bad }' /tmp/top.out || fail "a line wider than 80 columns"
+
+run -j -s addr 1 3
+expect_eq "$(grep -c '"version":1' /tmp/top.out)" "$(wc -l </tmp/top.out)" "every NDJSON record has a version"
+expect_eq "$(jq -r 'select(.type=="unit" and .interval==2) | "\(.rank) \(.dpa) \(.hpa - '$hpa') \(.count) \(.seen) \(.nid)"' /tmp/top.out | tr '\n' ';')" \
+	"1 12288 12288 100 1 -1;2 28672 28672 300 1 -1;" "NDJSON top units by address"
+expect_eq "$(jq -s '[.[] | select(.type=="instance") | .entries] | add' /tmp/top.out)" 2 "entries over the intervals"
+expect_eq "$(jq -s '[.[] | select(.type=="unit") | .interval_sum] | add' /tmp/top.out)" 400 "interval sums add up"
+
+# Regions of 2 MiB: both units in one row, seen twice.
+run -b -g 2M 1 3
+expect_eq "$(last_rows)" "$(printf '%#x' "$hpa") 0x0 - mem0.0.0 100 400 2" "2 MiB region row (count: the last entry, the device posts hottest first)"
+
+# A unit map of 1 entry: the second unit is counted as missed.
+run -b --max-units 1 1 3
+grep -q '^unit map full (1 entries): 1 hotlist entries not counted$' /tmp/top.out || fail "map-full line missing"
+hmu_cfg enable=0
+
+# Always-on: the count columns say what a count means.
+hmu_cfg mode=always-on threshold=50 fill_threshold=1 enable=1
+chmutop -b 1 2 >/tmp/top.out &
+pid=$!
+sleep 0.5
+chmu-workload touch --dax "$DEV" --size 2M --units 5 --count 100 >/dev/null
+wait $pid
+grep -q '^always-on: REACH means the unit reached the threshold; HITS counts how often$' /tmp/top.out || fail "always-on note"
+expect_eq "$(awk '/^HPA / { t = $5 " " $6 } /^0x/ { r = $2 " " $5 " " $6 } END { print t "; " r }' /tmp/top.out)" \
+	"REACH HITS; 0x5000 >=50 2" "always-on row"
+hmu_cfg enable=0
+
+# Interactive, under tmux: keys change the sort, pause and quit.
+epoch
+export TERM=xterm-256color
+tmux new-session -d -s top -x 80 -y 30 "chmutop 1"
+sleep 0.5
+hot
+sleep 2
+screen=$(tmux capture-pane -p -t top)
+echo "$screen"
+grep -q 'sort count  .*\[s\]ort \[p\]ause \[q\]uit' <<<"$screen" || fail "no key help on the screen"
+grep -q "^$(printf '%#x' $((hpa + 0x7000))) *0x7000 .* 300 " <<<"$screen" || fail "hot unit not on the screen"
+tmux capture-pane -e -p -t top | grep -q $'\033\[1m' || fail "no colour on a terminal without NO_COLOR"
+tmux send-keys -t top s
+sleep 1.5
+grep -q 'sort rate' <<<"$(tmux capture-pane -p -t top)" || fail "s did not change the sort"
+tmux send-keys -t top p
+sleep 0.3
+before=$(tmux capture-pane -p -t top | head -n 1)
+sleep 2
+expect_eq "$(tmux capture-pane -p -t top | head -n 1)" "$before" "paused screen does not change"
+tmux send-keys -t top q
+sleep 1.5
+tmux has-session -t top 2>/dev/null && fail "q did not quit"
+tmux new-session -d -s nc -x 80 -y 30 "NO_COLOR=1 chmutop 1"
+sleep 2.5
+tmux capture-pane -e -p -t nc | grep -q $'\033\[1m' && fail "colour despite NO_COLOR"
+tmux send-keys -t nc q
+sleep 1
+hmu_cfg enable=0
+echo ok

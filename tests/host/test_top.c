@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of chmutop's rates, sorting and 80-column formatting. */
+#include <stdint.h>
+#include <string.h>
+
+#include "check.h"
+#include "../../tools/lib/top.h"
+
+static struct top_row row(const char *inst, uint64_t dpa, uint64_t count,
+			  uint64_t isum, uint64_t seen)
+{
+	struct top_row r = { .dpa = dpa, .hpa = 0x110000000 + dpa, .nid = -1,
+			     .last_count = count, .sum = count * seen,
+			     .isum = isum, .seen = seen };
+
+	strcpy(r.inst, inst);
+	r.rate = top_rate(isum, 2.0);
+	return r;
+}
+
+static void test_rate_sort(void)
+{
+	struct top_row v[4];
+
+	CHECK(top_rate(300, 2.0) == 150.0);
+	CHECK(top_rate(5, 0) == 0);
+	CHECK(top_parse_sort("count") == TOP_SORT_COUNT);
+	CHECK(top_parse_sort("rate") == TOP_SORT_RATE);
+	CHECK(top_parse_sort("seen") == TOP_SORT_SEEN);
+	CHECK(top_parse_sort("addr") == TOP_SORT_ADDR);
+	CHECK(top_parse_sort("hot") == -1);
+	CHECK(!strcmp(top_sort_name(TOP_SORT_RATE), "rate"));
+
+	v[0] = row("mem0.0.0", 0x7000, 300, 0, 1);
+	v[1] = row("mem0.0.0", 0x3000, 100, 400, 4);
+	v[2] = row("mem0.0.0", 0x9000, 100, 200, 9);
+	v[3] = row("mem0.0.1", 0x1000, 50, 50, 1);
+	top_sort(v, 4, TOP_SORT_COUNT);
+	CHECK(v[0].dpa == 0x7000 && v[1].dpa == 0x3000 && v[2].dpa == 0x9000 &&
+	      v[3].dpa == 0x1000);
+	top_sort(v, 4, TOP_SORT_RATE);
+	CHECK(v[0].dpa == 0x3000 && v[1].dpa == 0x9000 && v[2].dpa == 0x1000 &&
+	      v[3].dpa == 0x7000);
+	top_sort(v, 4, TOP_SORT_SEEN);
+	CHECK(v[0].dpa == 0x9000 && v[1].dpa == 0x3000);
+	top_sort(v, 4, TOP_SORT_ADDR);
+	CHECK(v[0].dpa == 0x3000 && v[1].dpa == 0x7000 && v[2].dpa == 0x9000 &&
+	      !strcmp(v[3].inst, "mem0.0.1"));
+}
+
+static void test_format(void)
+{
+	char buf[512], *nl, n[16];
+	struct top_row r = row("mem0.0.0", 0x7000, 300, 300, 1);
+	struct top_health h = {
+		.secs = 2, .batches = 2, .entries = 4, .overflows = 1, .lost = 3,
+		.fill_sum = 4, .fill_max = 3, .size = 1024,
+		.drain_ns_sum = 3000000, .drain_ns_max = 2000000,
+		.drains_timed = 2, .bpf_ns = 500000, .bpf_runs = 6,
+	};
+
+	CHECK(!strcmp(top_fmt_age(12.4, n, sizeof(n)), "12s"));
+	CHECK(!strcmp(top_fmt_age(600, n, sizeof(n)), "10m"));
+	CHECK(!strcmp(top_fmt_age(7200, n, sizeof(n)), "2h"));
+	CHECK(!strcmp(top_fmt_age(3 * 86400, n, sizeof(n)), "3d"));
+	CHECK(!strcmp(top_fmt_num(300, n, sizeof(n)), "300"));
+	CHECK(!strcmp(top_fmt_num(99.5, n, sizeof(n)), "99.5"));
+	CHECK(!strcmp(top_fmt_num(123456, n, sizeof(n)), "123.5k"));
+	CHECK(!strcmp(top_fmt_num(45600000, n, sizeof(n)), "45.6M"));
+
+	top_fmt_titles(buf, sizeof(buf), false);
+	CHECK(strlen(buf) <= TOP_WIDTH);
+	CHECK(!strcmp(buf, "HPA            DPA         NID INSTANCE  COUNT    SUM  RATE/s  SEEN FIRST  LAST"));
+	top_fmt_titles(buf, sizeof(buf), true);
+	CHECK(strstr(buf, "REACH   HITS") != NULL);
+	r.first_age = 5;
+	r.last_age = 1;
+	top_fmt_row(buf, sizeof(buf), &r, false);
+	CHECK(!strcmp(buf, "0x110007000    0x7000        - mem0.0.0    300    300     150     1    5s    1s"));
+	r.hpa = UINT64_MAX;
+	r.nid = 1;
+	top_fmt_row(buf, sizeof(buf), &r, true);
+	CHECK(!strcmp(buf, "-              0x7000        1 mem0.0.0  >=300      1     150     1    5s    1s"));
+	/* huge values still fit */
+	r.hpa = 0xffffffffffffULL;
+	r.dpa = 0xfffffffffULL;
+	r.last_count = r.sum = r.seen = 4000000000ULL;
+	r.rate = 1e12;
+	top_fmt_row(buf, sizeof(buf), &r, false);
+	CHECK(strlen(buf) <= TOP_WIDTH);
+
+	top_fmt_health(buf, sizeof(buf), &h);
+	nl = strchr(buf, '\n');
+	CHECK(nl != NULL);
+	if (nl) {
+		*nl = '\0';
+		CHECK(!strcmp(buf, "  batches 1/s entries 2/s overflows 1 lost 3 fill 2/1024 max 3"));
+		CHECK(!strcmp(nl + 1, "  drain avg 1.500 max 2.000 ms   bpf 0.250 ms/s (6 runs)"));
+		CHECK(strlen(nl + 1) <= TOP_WIDTH);
+	}
+}
+
+int main(void)
+{
+	test_rate_sort();
+	test_format();
+	return check_report("test_top");
+}

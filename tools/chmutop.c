@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chmutop: a live view of the hottest CXL memory and of the CHMU monitor's
+ * own health, from the cxl_hmu driver's chmu tracepoints, aggregated in
+ * the kernel in bounded maps.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/types.h>
+
+#include "chmutop.h"
+#include "chmutop.skel.h"
+#include "lib/chmutool.h"
+#include "lib/top.h"
+
+#define TOOL "chmutop"
+#define U(x) ((unsigned long long)(x))
+
+const char *argp_program_version = TOOL " 0.1";
+
+enum { OPT_VERBOSE = 1000, OPT_MAX_UNITS };
+
+static struct env {
+	int sort;
+	unsigned int rows, max_units;
+	uint64_t gran;
+	bool noclear, batch, json, verbose;
+	long interval, count;
+} env = { .sort = TOP_SORT_COUNT, .rows = 10, .interval = 1, .count = -1,
+	  .max_units = CHMUTOP_MAX_UNITS };
+
+static const struct argp_option opts[] = {
+	{ "sort", 's', "KEY", 0, "Sort by count (default), rate, seen or addr", 0 },
+	{ "rows", 'r', "N", 0, "Rows to show (default 10)", 0 },
+	{ "granularity", 'g', "SIZE", 0, "Aggregate units into regions of SIZE (a power of two)", 0 },
+	{ "noclear", 'C', NULL, 0, "Do not clear the screen between frames", 0 },
+	{ "batch", 'b', NULL, 0, "Plain text frames, no terminal control or keys", 0 },
+	{ "json", 'j', NULL, 0, "NDJSON records per interval", 0 },
+	{ "max-units", OPT_MAX_UNITS, "N", 0, "Units (or regions) the kernel map holds (default 16384)", 0 },
+	{ "verbose", OPT_VERBOSE, NULL, 0, "libbpf debug output", 0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *st)
+{
+	switch (key) {
+	case 's':
+		env.sort = top_parse_sort(arg);
+		if (env.sort < 0)
+			argp_error(st, "sort key must be count, rate, seen or addr, not '%s'", arg);
+		break;
+	case 'r':
+		env.rows = chmu_argp_num(st, arg, 1, 10000);
+		break;
+	case 'g':
+		if (chmu_parse_size(arg, &env.gran) || env.gran < 256 ||
+		    (env.gran & (env.gran - 1)))
+			argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
+		break;
+	case 'C':
+		env.noclear = true;
+		break;
+	case 'b':
+		env.batch = true;
+		break;
+	case 'j':
+		env.json = true;
+		break;
+	case OPT_VERBOSE:
+		env.verbose = true;
+		break;
+	case OPT_MAX_UNITS:
+		env.max_units = chmu_argp_num(st, arg, 1, 1 << 22);
+		break;
+	case ARGP_KEY_ARG:
+		return chmu_argp_interval(st, arg, &env.interval, &env.count);
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static volatile sig_atomic_t exiting;
+
+static void sig_handler(int sig)
+{
+	(void)sig;
+	exiting = 1;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list args)
+{
+	if (level == LIBBPF_DEBUG && !env.verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+struct state {
+	struct chmutop_bpf *skel;
+	struct chmu_inst *insts;
+	int ninst;
+	struct inst_stat *prev;		/* per instance, last interval */
+	uint64_t bpf_ns_prev, bpf_runs_prev;
+	struct top_row *rows;
+	size_t nrows, cap;
+	uint64_t units;			/* map entries */
+	bool interactive, paused, color;
+};
+
+static int inst_index(struct state *s, uint32_t id)
+{
+	for (int i = 0; i < s->ninst; i++)
+		if (s->insts[i].id == id)
+			return i;
+	return -1;
+}
+
+/* BPF run time of our programs since they were loaded. */
+static void bpf_cost(struct state *s, uint64_t *ns, uint64_t *runs)
+{
+	struct bpf_program *p;
+
+	*ns = *runs = 0;
+	bpf_object__for_each_program(p, s->skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(p);
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		*ns += info.run_time_ns;
+		*runs += info.run_cnt;
+	}
+}
+
+/* The units map, as rows; interval sums of generation @g. */
+static int read_units(struct state *s, __u32 g, double secs)
+{
+	int fd = bpf_map__fd(s->skel->maps.units);
+	struct unit_key k, next;
+	struct unit_stat u;
+	uint64_t now = now_ns();
+	bool first = true;
+
+	s->nrows = 0;
+	s->units = 0;
+	while (!bpf_map_get_next_key(fd, first ? NULL : &k, &next)) {
+		struct top_row *r;
+		int i;
+
+		first = false;
+		k = next;
+		if (bpf_map_lookup_elem(fd, &k, &u))
+			continue;
+		s->units++;
+		i = inst_index(s, k.inst);
+		if (i < 0)
+			continue;
+		if (s->nrows == s->cap) {
+			size_t cap = s->cap ? 2 * s->cap : 256;
+			struct top_row *nr = realloc(s->rows, cap * sizeof(*nr));
+
+			if (!nr)
+				return -ENOMEM;
+			s->rows = nr;
+			s->cap = cap;
+		}
+		r = &s->rows[s->nrows++];
+		memset(r, 0, sizeof(*r));
+		snprintf(r->inst, sizeof(r->inst), "%s", s->insts[i].name);
+		r->dpa = k.slot << s->skel->rodata->gran_shift;
+		r->hpa = u.hpa;
+		if (env.gran && u.hpa != ~0ULL)	/* the region's start */
+			r->hpa = u.hpa - (u.hpa & (env.gran - 1));
+		r->nid = u.nid;
+		r->last_count = u.last_count;
+		r->sum = u.sum;
+		r->isum = u.igen == g ? u.isum : 0;
+		r->seen = u.seen;
+		r->rate = top_rate(r->isum, secs);
+		r->first_age = (now - u.first_ns) / 1e9;
+		r->last_age = (now - u.last_ns) / 1e9;
+	}
+	return 0;
+}
+
+static void health_of(struct state *s, int i, const struct inst_stat *cur,
+		      double secs, struct top_health *h)
+{
+	const struct inst_stat *p = &s->prev[i];
+
+	memset(h, 0, sizeof(*h));
+	h->secs = secs;
+	h->batches = cur->batches - p->batches;
+	h->entries = cur->entries - p->entries;
+	h->overflows = cur->overflows - p->overflows;
+	h->lost = cur->lost;
+	h->fill_sum = cur->fill_sum - p->fill_sum;
+	h->fill_max = cur->fill_max;
+	h->size = cur->size ? cur->size : s->insts[i].hotlist_size;
+	h->drain_ns_sum = cur->drain_ns_sum - p->drain_ns_sum;
+	h->drain_ns_max = cur->drain_ns_max;
+	h->drains_timed = cur->drains_timed - p->drains_timed;
+}
+
+static void frame(struct state *s, double secs, unsigned int n)
+{
+	int ifd = bpf_map__fd(s->skel->maps.insts);
+	uint64_t bpf_ns, bpf_runs, dropped = s->skel->bss->dropped;
+	char line[256], tbuf[16], sz[32];
+	struct top_health h;
+	time_t t = time(NULL);
+	bool any_always_on = false;
+	size_t r, shown;
+	int i;
+
+	bpf_cost(s, &bpf_ns, &bpf_runs);
+	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
+	top_sort(s->rows, s->nrows, env.sort);
+	shown = s->nrows < env.rows ? s->nrows : env.rows;
+
+	if (env.json) {
+		for (i = 0; i < s->ninst; i++) {
+			struct inst_stat cur = {};
+			__u32 id = s->insts[i].id;
+
+			bpf_map_lookup_elem(ifd, &id, &cur);
+			chmu_inst_read(&s->insts[i]);
+			health_of(s, i, &cur, secs, &h);
+			chmu_json_begin(stdout, "instance");
+			chmu_json_u64(stdout, "interval", n);
+			chmu_json_str(stdout, "instance", s->insts[i].name);
+			chmu_json_str(stdout, "mode", s->insts[i].mode_always_on ? "always-on" : "epoch");
+			chmu_json_u64(stdout, "threshold", s->insts[i].threshold);
+			chmu_json_u64(stdout, "unit", 1ULL << s->insts[i].unit_shift);
+			chmu_json_u64(stdout, "epoch_us", s->insts[i].epoch_us);
+			chmu_json_u64(stdout, "ds_shift", s->insts[i].ds_shift);
+			chmu_json_u64(stdout, "batches", h.batches);
+			chmu_json_u64(stdout, "entries", h.entries);
+			chmu_json_u64(stdout, "overflows", h.overflows);
+			chmu_json_u64(stdout, "lost", h.lost);
+			chmu_json_u64(stdout, "fill_max", h.fill_max);
+			chmu_json_u64(stdout, "size", h.size);
+			chmu_json_u64(stdout, "drain_ns_max", h.drain_ns_max);
+			chmu_json_u64(stdout, "bpf_ns", bpf_ns - s->bpf_ns_prev);
+			chmu_json_u64(stdout, "dropped", dropped);
+			chmu_json_end(stdout);
+			s->prev[i] = cur;
+		}
+		for (r = 0; r < shown; r++) {
+			const struct top_row *row = &s->rows[r];
+
+			chmu_json_begin(stdout, "unit");
+			chmu_json_u64(stdout, "interval", n);
+			chmu_json_u64(stdout, "rank", r + 1);
+			chmu_json_str(stdout, "instance", row->inst);
+			chmu_json_u64(stdout, "dpa", row->dpa);
+			if (row->hpa != ~0ULL)
+				chmu_json_u64(stdout, "hpa", row->hpa);
+			chmu_json_i64(stdout, "nid", row->nid);
+			chmu_json_u64(stdout, "count", row->last_count);
+			chmu_json_u64(stdout, "sum", row->sum);
+			chmu_json_u64(stdout, "interval_sum", row->isum);
+			chmu_json_u64(stdout, "seen", row->seen);
+			fprintf(stdout, ",\"rate\":%.3f,\"first_age\":%.3f,\"last_age\":%.3f",
+				row->rate, row->first_age, row->last_age);
+			chmu_json_end(stdout);
+		}
+		s->bpf_ns_prev = bpf_ns;
+		s->bpf_runs_prev = bpf_runs;
+		return;
+	}
+
+	if (s->interactive && !env.noclear)
+		fputs("\033[H\033[2J", stdout);
+	snprintf(line, sizeof(line), "chmutop %s  every %lds  sort %s  %zu units%s",
+		 tbuf, env.interval, top_sort_name(env.sort), s->nrows,
+		 s->interactive ? "  [s]ort [p]ause [q]uit" : "");
+	printf("%s%s%s\n", s->color ? "\033[1m" : "", line, s->color ? "\033[0m" : "");
+	for (i = 0; i < s->ninst; i++) {
+		struct chmu_inst *in = &s->insts[i];
+		struct inst_stat cur = {};
+		__u32 id = in->id;
+
+		bpf_map_lookup_elem(ifd, &id, &cur);
+		chmu_inst_read(in);
+		any_always_on |= in->mode_always_on;
+		if (in->mode_always_on)
+			snprintf(line, sizeof(line), "%s %s always-on thr %llu unit %s ds 1/%llu owner %s",
+				 in->name, in->enabled ? "on" : "off", U(in->threshold),
+				 chmu_fmt_size(1ULL << in->unit_shift, sz, sizeof(sz)),
+				 1ULL << in->ds_shift, in->owner);
+		else
+			snprintf(line, sizeof(line), "%s %s epoch %.3gs thr %llu unit %s ds 1/%llu owner %s",
+				 in->name, in->enabled ? "on" : "off", in->epoch_us / 1e6,
+				 U(in->threshold),
+				 chmu_fmt_size(1ULL << in->unit_shift, sz, sizeof(sz)),
+				 1ULL << in->ds_shift, in->owner);
+		puts(line);
+		health_of(s, i, &cur, secs, &h);
+		h.bpf_ns = i == 0 ? bpf_ns - s->bpf_ns_prev : 0;
+		h.bpf_runs = i == 0 ? bpf_runs - s->bpf_runs_prev : 0;
+		top_fmt_health(line, sizeof(line), &h);
+		puts(line);
+		s->prev[i] = cur;
+	}
+	s->bpf_ns_prev = bpf_ns;
+	s->bpf_runs_prev = bpf_runs;
+	if (dropped)
+		printf("unit map full (%u entries): %llu hotlist entries not counted\n",
+		       env.max_units, U(dropped));
+	if (any_always_on)
+		puts("always-on: REACH means the unit reached the threshold; HITS counts how often");
+	putchar('\n');
+	top_fmt_titles(line, sizeof(line), any_always_on);
+	printf("%s%s%s\n", s->color ? "\033[7m" : "", line, s->color ? "\033[0m" : "");
+	for (r = 0; r < shown; r++) {
+		top_fmt_row(line, sizeof(line), &s->rows[r], any_always_on);
+		puts(line);
+	}
+	if (!shown)
+		puts("(no hot units yet)");
+	if (env.batch || !s->interactive)
+		putchar('\n');
+	fflush(stdout);
+}
+
+/* Wait one interval; on a terminal, handle keys meanwhile. */
+static void wait_interval(struct state *s)
+{
+	uint64_t end = now_ns() + env.interval * 1000000000ULL, t;
+
+	while (!exiting && (t = now_ns()) < end) {
+		struct pollfd pfd = { .fd = 0, .events = POLLIN };
+		int ms = (end - t) / 1000000 + 1;
+		char c;
+
+		if (!s->interactive) {
+			struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		if (poll(&pfd, 1, ms) <= 0 || read(0, &c, 1) != 1)
+			continue;
+		if (c == 'q')
+			exiting = 1;
+		else if (c == 's')
+			env.sort = (env.sort + 1) % TOP_SORT_NR;
+		else if (c == 'p')
+			s->paused = !s->paused;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp_child children[] = {
+		{ &chmu_argp, 0, NULL, 0 },
+		{},
+	};
+	static const struct argp argp = {
+		.options = opts,
+		.parser = parse_arg,
+		.children = children,
+		.args_doc = "[interval [count]]",
+		.doc = "Live view of the hottest CXL memory (CHMU hotlists) and of the monitor's health.\n\n"
+		       "EXAMPLES:\n"
+		       "  chmutop               # refresh every second; keys: s sort, p pause, q quit\n"
+		       "  chmutop -b 5 12       # a minute of plain 5 s frames, for logs\n"
+		       "  chmutop -s rate -g 2M # regions of 2 MiB, by rate\n"
+		       "  chmutop -j 1 10       # NDJSON\n",
+	};
+	struct state s = {};
+	struct termios saved, raw;
+	bool tp_btf, term_set = false;
+	int err, n = 0, stats_fd = -1;
+	unsigned int frames = 0, shift = 63;
+	uint64_t t0, t1;
+	__u32 g;
+
+	argp_err_exit_status = CHMU_EXIT_USAGE;
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return CHMU_EXIT_USAGE;
+	if (!chmu_env_ok(TOOL, &tp_btf))
+		return CHMU_EXIT_ENV;
+	err = chmu_open(TOOL, &s.insts, &n);
+	if (err)
+		return err;
+	s.ninst = n;
+	s.prev = calloc(n, sizeof(*s.prev));
+	if (!s.prev) {
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	for (int i = 0; i < n; i++)
+		if (s.insts[i].unit_shift < shift)
+			shift = s.insts[i].unit_shift;
+	if (env.gran)
+		shift = __builtin_ctzll(env.gran);
+
+	libbpf_set_print(libbpf_print);
+	s.skel = chmutop_bpf__open();
+	if (!s.skel) {
+		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	s.skel->rodata->targ_memdev = chmu_opts.memdev;
+	s.skel->rodata->targ_chmu = chmu_opts.chmu;
+	s.skel->rodata->targ_inst = chmu_opts.inst;
+	s.skel->rodata->gran_shift = shift;
+	bpf_map__set_max_entries(s.skel->maps.units, env.max_units);
+	bpf_program__set_autoload(tp_btf ? s.skel->progs.entry_raw : s.skel->progs.entry_btf, false);
+	bpf_program__set_autoload(tp_btf ? s.skel->progs.batch_raw : s.skel->progs.batch_btf, false);
+	err = chmutop_bpf__load(s.skel);
+	if (err) {
+		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	err = chmutop_bpf__attach(s.skel);
+	if (err) {
+		fprintf(stderr, TOOL ": cannot attach to the chmu tracepoints: %s\n", strerror(-err));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	/* BPF run-time statistics for the cost line; best effort */
+	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	s.interactive = !env.batch && !env.json && isatty(1) && isatty(0);
+	s.color = s.interactive && !chmu_no_color(stdout);
+	if (s.interactive && !tcgetattr(0, &saved)) {
+		raw = saved;
+		raw.c_lflag &= ~(ICANON | ECHO);
+		raw.c_cc[VMIN] = 0;
+		raw.c_cc[VTIME] = 0;
+		term_set = !tcsetattr(0, TCSANOW, &raw);
+	}
+	signal(SIGINT, sig_handler);
+	signal(SIGTERM, sig_handler);
+
+	t0 = now_ns();
+	while (!exiting && (env.count < 0 || frames < (unsigned int)env.count)) {
+		wait_interval(&s);
+		if (exiting && !env.batch && !env.json)
+			break;
+		t1 = now_ns();
+		g = s.skel->bss->gen;
+		s.skel->bss->gen = g + 1;
+		err = read_units(&s, g, (t1 - t0) / 1e9);
+		if (err) {
+			fprintf(stderr, TOOL ": reading the maps: %s\n", strerror(-err));
+			err = CHMU_EXIT_ENV;
+			goto cleanup;
+		}
+		if (!s.paused)
+			frame(&s, (t1 - t0) / 1e9, frames);
+		t0 = t1;
+		frames++;
+	}
+	err = 0;
+
+cleanup:
+	if (term_set)
+		tcsetattr(0, TCSANOW, &saved);
+	if (stats_fd >= 0)
+		close(stats_fd);
+	chmutop_bpf__destroy(s.skel);
+	free(s.rows);
+	free(s.prev);
+	chmu_close(s.insts, n);
+	return err;
+}

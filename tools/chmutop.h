@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared by chmutop.bpf.c and chmutop.c. */
+#ifndef CHMUTOP_H
+#define CHMUTOP_H
+
+#define CHMUTOP_MAX_UNITS	16384
+#define CHMUTOP_MAX_INST	64
+
+struct unit_key {
+	__u32 inst;		/* CHMU_INST_ID */
+	__u32 pad;
+	__u64 slot;		/* DPA >> gran_shift */
+};
+
+struct unit_stat {
+	__u64 hpa;		/* of the first hot unit seen in the slot */
+	__u64 last_count;
+	__u64 sum;		/* since the tool started */
+	__u64 seen;		/* hotlist entries */
+	__u64 first_ns, last_ns;	/* bpf_ktime_get_ns() */
+	__u64 isum;		/* in interval igen */
+	__u32 igen;
+	__s32 nid;
+};
+
+struct inst_stat {
+	__u64 batches;
+	__u64 entries;
+	__u64 overflows;	/* batches that saw the overflow status */
+	__u64 lost;		/* the driver's count, as last reported */
+	__u64 fill_sum;		/* sum of batch sizes (entries per drain) */
+	__u64 fill_max;
+	__u64 size;		/* hotlist entries */
+	__u64 drain_ns_sum;	/* batch event to its last entry event */
+	__u64 drain_ns_max;
+	__u64 drains_timed;
+	__u64 batch_ns;		/* the current batch */
+	__u64 last_entry_ns;
+	__u64 cur_nr;		/* entries of the current batch still to come */
+};
+
+#endif

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "top.h"
+
+static const char *const sort_names[TOP_SORT_NR] = {
+	"count", "rate", "seen", "addr",
+};
+
+int top_parse_sort(const char *s)
+{
+	int i;
+
+	for (i = 0; i < TOP_SORT_NR; i++)
+		if (!strcmp(s, sort_names[i]))
+			return i;
+	return -1;
+}
+
+const char *top_sort_name(int key)
+{
+	return key >= 0 && key < TOP_SORT_NR ? sort_names[key] : "?";
+}
+
+double top_rate(uint64_t delta, double secs)
+{
+	return secs > 0 ? delta / secs : 0;
+}
+
+static int sort_key;
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct top_row *a = pa, *b = pb;
+	int c = 0;
+
+	switch (sort_key) {
+	case TOP_SORT_COUNT:
+		c = cmp_u64(b->last_count, a->last_count);
+		break;
+	case TOP_SORT_RATE:
+		c = a->rate < b->rate ? 1 : a->rate > b->rate ? -1 : 0;
+		if (!c)
+			c = cmp_u64(b->last_count, a->last_count);
+		break;
+	case TOP_SORT_SEEN:
+		c = cmp_u64(b->seen, a->seen);
+		break;
+	}
+	if (!c)
+		c = strcmp(a->inst, b->inst);
+	return c ? c : cmp_u64(a->dpa, b->dpa);
+}
+
+void top_sort(struct top_row *rows, size_t n, int key)
+{
+	sort_key = key;
+	qsort(rows, n, sizeof(*rows), cmp_rows);
+}
+
+const char *top_fmt_age(double s, char *buf, size_t len)
+{
+	if (s < 0)
+		s = 0;
+	if (s < 100)
+		snprintf(buf, len, "%.0fs", s);
+	else if (s < 100 * 60)
+		snprintf(buf, len, "%.0fm", s / 60);
+	else if (s < 48 * 3600)
+		snprintf(buf, len, "%.0fh", s / 3600);
+	else
+		snprintf(buf, len, "%.0fd", s / 86400);
+	return buf;
+}
+
+const char *top_fmt_num(double v, char *buf, size_t len)
+{
+	static const char sfx[] = " kMGTP";
+	int i = 0;
+
+	if (v < 10000) {
+		snprintf(buf, len, v == (uint64_t)v ? "%.0f" : "%.1f", v);
+		return buf;
+	}
+	while (v >= 1000 && i < 5) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, len, "%.1f%c", v, sfx[i]);
+	return buf;
+}
+
+/*
+ * HPA 14, DPA 12, NODE 4, INSTANCE 8, COUNT 7, SUM 7, RATE/s 7, SEEN 5,
+ * FIRST 5, LAST 5, single spaces: 83 - 3 = 80 with the widths below.
+ */
+#define ROW_FMT "%-14s %-11s %3s %-8s %6s %6s %7s %5s %5s %5s"
+
+void top_fmt_titles(char *buf, size_t len, bool always_on)
+{
+	snprintf(buf, len, ROW_FMT, "HPA", "DPA", "NID", "INSTANCE",
+		 always_on ? "REACH" : "COUNT", always_on ? "HITS" : "SUM",
+		 "RATE/s", "SEEN", "FIRST", "LAST");
+}
+
+void top_fmt_row(char *buf, size_t len, const struct top_row *r,
+		 bool always_on)
+{
+	char hpa[24], dpa[24], nid[16], cnt[32], sum[16], rate[16], seen[16];
+	char first[16], last[16];
+
+	if (r->hpa == UINT64_MAX)
+		snprintf(hpa, sizeof(hpa), "-");
+	else
+		snprintf(hpa, sizeof(hpa), "0x%" PRIx64, r->hpa);
+	snprintf(dpa, sizeof(dpa), "0x%" PRIx64, r->dpa);
+	if (r->nid < 0)
+		snprintf(nid, sizeof(nid), "-");
+	else
+		snprintf(nid, sizeof(nid), "%d", r->nid);
+	if (always_on) {
+		/* each entry is one crossing of the threshold */
+		snprintf(cnt, sizeof(cnt), ">=%" PRIu64, r->last_count);
+		top_fmt_num(r->seen, sum, sizeof(sum));
+	} else {
+		top_fmt_num(r->last_count, cnt, sizeof(cnt));
+		top_fmt_num(r->sum, sum, sizeof(sum));
+	}
+	top_fmt_num(r->rate, rate, sizeof(rate));
+	top_fmt_num(r->seen, seen, sizeof(seen));
+	snprintf(buf, len, ROW_FMT, hpa, dpa, nid, r->inst, cnt, sum, rate,
+		 seen, top_fmt_age(r->first_age, first, sizeof(first)),
+		 top_fmt_age(r->last_age, last, sizeof(last)));
+	if (strlen(buf) > TOP_WIDTH)
+		buf[TOP_WIDTH] = '\0';
+}
+
+void top_fmt_health(char *buf, size_t len, const struct top_health *h)
+{
+	char b[16], e[16];
+	double avg_fill = h->batches ? (double)h->fill_sum / h->batches : 0;
+	double avg_ms = h->drains_timed ?
+		h->drain_ns_sum / 1e6 / h->drains_timed : 0;
+	int n;
+
+	n = snprintf(buf, len,
+		     "  batches %s/s entries %s/s overflows %" PRIu64 " lost %" PRIu64
+		     " fill %.0f/%" PRIu64 " max %" PRIu64 "\n",
+		     top_fmt_num(top_rate(h->batches, h->secs), b, sizeof(b)),
+		     top_fmt_num(top_rate(h->entries, h->secs), e, sizeof(e)),
+		     h->overflows, h->lost, avg_fill, h->size, h->fill_max);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	snprintf(buf + n, len - n,
+		 "  drain avg %.3f max %.3f ms   bpf %.3f ms/s (%" PRIu64 " runs)",
+		 avg_ms, h->drain_ns_max / 1e6,
+		 h->secs > 0 ? h->bpf_ns / 1e6 / h->secs : 0, h->bpf_runs);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * chmutop's pure logic: its rows, the sort keys, rates, and the 80-column
+ * formatting of the header, the health lines and the rows.
+ */
+#ifndef CHMU_TOP_H
+#define CHMU_TOP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum top_sort { TOP_SORT_COUNT, TOP_SORT_RATE, TOP_SORT_SEEN, TOP_SORT_ADDR,
+		TOP_SORT_NR };
+
+struct top_row {
+	char inst[32];		/* "mem0.0.0" */
+	uint64_t dpa, hpa;	/* hpa ~0: no region maps it */
+	int nid;
+	uint64_t last_count, sum, isum, seen;
+	double first_age, last_age;	/* seconds ago */
+	double rate;		/* isum per second over the interval */
+};
+
+int top_parse_sort(const char *s);		/* enum top_sort or -1 */
+const char *top_sort_name(int key);
+double top_rate(uint64_t delta, double secs);
+
+/* Sort by @key, hottest first (addr: lowest first); ties by address. */
+void top_sort(struct top_row *rows, size_t n, int key);
+
+/* "12s", "5m", "3h", "2d" */
+const char *top_fmt_age(double secs, char *buf, size_t len);
+/* "999", "1.2k", "45.6M" */
+const char *top_fmt_num(double v, char *buf, size_t len);
+
+#define TOP_WIDTH 80
+
+/*
+ * Column titles and one row, at most TOP_WIDTH characters. In always-on
+ * mode a count only means the unit reached the threshold: the count
+ * columns say so.
+ */
+void top_fmt_titles(char *buf, size_t len, bool always_on);
+void top_fmt_row(char *buf, size_t len, const struct top_row *r,
+		 bool always_on);
+
+/* The monitor's health over an interval, per instance. */
+struct top_health {
+	double secs;
+	uint64_t batches, entries, overflows, lost;
+	uint64_t fill_sum, fill_max, size;
+	uint64_t drain_ns_sum, drain_ns_max, drains_timed;
+	uint64_t bpf_ns, bpf_runs;
+};
+
+/* Two lines (one '\n' between them), each within TOP_WIDTH columns. */
+void top_fmt_health(char *buf, size_t len, const struct top_health *h);
+
+#endif
