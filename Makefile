@@ -25,9 +25,9 @@ Q := @
 endif
 
 TOOLS      := chmu-workload chmu-regs chmu-perf
-BPF_TOOLS  := chmuheat chmutop
+BPF_TOOLS  := chmuheat chmutop chmualert
 TOOL_LIB   := tools/lib/memspec.c tools/lib/chmu.c tools/lib/perfev.c \
-	      tools/lib/chmutool.c tools/lib/heat.c tools/lib/top.c
+	      tools/lib/chmutool.c tools/lib/heat.c tools/lib/top.c tools/lib/alert.c
 CLANG      ?= clang
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -I$(BUILD)/vmlinux -Ibpf -Itools

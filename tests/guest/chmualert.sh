@@ -1,0 +1,80 @@
+# chmualert: unit 7's count goes 300, 250, 50, 220 over four 2 s epochs
+# (threshold 200, re-arm below 100): exactly two alerts, 300 and 220, as
+# lines and NDJSON; a hold-off suppresses the second; --exec gets the
+# alert in its environment; a rate alert; a stopped consumer makes the
+# ring buffer drop entries, which are counted and shown; bad input exits
+# 1 or 2 with one line.
+. tests/lib.sh
+hmu_setup
+eval "$(chmu-region create -m mem0 --devdax)"
+trap 'chmu-region destroy all >/dev/null 2>&1 || true' EXIT
+hpa=$((HPA))
+h7=$(printf '%#x' $((hpa + 0x7000)))
+
+rc=0; out=$(chmualert -c 5 1 1 2>&1) || rc=$?
+expect_eq "$rc:$out" "2:chmualert: no selected CHMU instance is enabled: enable one through sysfs, perf, or --enable" "nothing enabled"
+rc=0; out=$(chmualert 1 1 2>&1) || rc=$?
+expect_eq "$rc:$(head -n 1 <<<"$out")" "1:chmualert: give a threshold: -c/--count N or -R/--rate N" "no threshold"
+rc=0; out=$(chmualert -c 10 -l 20 2>&1) || rc=$?
+expect_eq "$rc:$(head -n 1 <<<"$out")" "1:chmualert: the re-arm level must not exceed the threshold" "re-arm above threshold"
+rc=0; out=$(chmualert -c 10 -R 5 2>&1) || rc=$?
+expect_eq "$rc:$(head -n 1 <<<"$out")" "1:chmualert: give one of -c/--count and -R/--rate" "two metrics"
+
+touch7() { chmu-workload touch --dax "$DEV" --size 2M --units 7 --count "$1" >/dev/null; }
+sequence() { # the four epochs; chmualert ARGS runs over them
+	hmu_cfg mode=epoch threshold=5 epoch_us=2000000 fill_threshold=0 unit_shift=12 enable=1
+	chmualert "$@" 1 10 >/tmp/alert.out 2>/tmp/alert.err &
+	local pid=$!
+	sleep 0.5
+	touch7 300; sleep 2
+	touch7 250; sleep 2
+	touch7 50; sleep 2
+	touch7 220
+	wait $pid || { cat /tmp/alert.err; fail "chmualert $* failed"; }
+	hmu_cfg enable=0
+}
+
+sequence -c 200 -l 100 -w 3
+cat /tmp/alert.out /tmp/alert.err
+expect_eq "$(cut -d' ' -f2- /tmp/alert.out | tr '\n' ';')" \
+	"ALERT mem0.0.0 hpa $h7 dpa 0x7000 nid - count 300 >= 200;ALERT mem0.0.0 hpa $h7 dpa 0x7000 nid - count 220 >= 200;" "alert sequence"
+expect_eq "$(tail -n 1 /tmp/alert.err)" \
+	"chmualert: 2 alerts, 0 suppressed by the hold-off, 1 re-armed; 4 entries seen, 0 dropped, 0 untracked" "summary"
+
+sequence -c 200 -l 100 -w 3 -H 30 -j
+expect_eq "$(grep -c '"version":1' /tmp/alert.out)" "$(wc -l </tmp/alert.out)" "every NDJSON record has a version"
+expect_eq "$(jq -r 'select(.type=="alert") | "\(.instance) \(.dpa) \(.hpa - '$hpa') \(.nid) \(.metric) \(.value) \(.threshold)"' /tmp/alert.out)" \
+	"mem0.0.0 28672 28672 -1 count 300 200" "NDJSON alert, the second held off"
+expect_eq "$(jq -r 'select(.type=="summary") | "\(.alerts) \(.suppressed) \(.rearmed) \(.entries) \(.dropped)"' /tmp/alert.out)" \
+	"1 1 1 4 0" "NDJSON summary"
+
+# --exec, with a rate alert: 300 counts in a 2 s window is 150/s.
+hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 enable=1
+chmualert -R 100 -w 2 --exec 'env | grep ^CHMU_ALERT_ | grep -v TIME | sort >/tmp/alert.env' 1 3 >/tmp/alert.out 2>/tmp/alert.err &
+pid=$!
+sleep 0.5
+touch7 300
+wait $pid
+hmu_cfg enable=0
+expect_eq "$(cut -d' ' -f2- /tmp/alert.out)" "ALERT mem0.0.0 hpa $h7 dpa 0x7000 nid - rate 150/s >= 100/s" "rate alert"
+expect_eq "$(tr '\n' ' ' </tmp/alert.env)" \
+	"CHMU_ALERT_DPA=0x7000 CHMU_ALERT_HPA=$h7 CHMU_ALERT_INSTANCE=mem0.0.0 CHMU_ALERT_METRIC=rate CHMU_ALERT_NID=-1 CHMU_ALERT_THRESHOLD=100 CHMU_ALERT_VALUE=150 " "--exec environment"
+
+# A 4 KiB ring buffer and a stopped consumer: 600 entries in one drain,
+# most of them dropped; every one is either received or counted dropped.
+hmu_cfg mode=epoch threshold=1 epoch_us=1000000 fill_threshold=0 enable=1
+chmualert -c 1000 -j --ringbuf-size 4K 1 4 >/tmp/alert.out 2>/tmp/alert.err &
+pid=$!
+sleep 0.5
+kill -STOP $pid
+chmu-workload touch --dax "$DEV" --size 4M --units 0-599 >/dev/null
+sleep 1.5
+kill -CONT $pid
+wait $pid
+hmu_cfg enable=0
+cat /tmp/alert.err
+read -r entries dropped < <(jq -r 'select(.type=="summary") | "\(.entries) \(.dropped)"' /tmp/alert.out)
+[ "$dropped" -gt 0 ] || fail "no drops with a stopped consumer"
+expect_eq "$((entries + dropped))" 600 "entries received or counted dropped"
+grep -q "^chmualert: $dropped hotlist entries dropped by the full ring buffer ($dropped in all)$" /tmp/alert.err ||
+	fail "drops not shown"

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chmualert: threshold alerts on hot CXL memory units or regions from the
+ * CHMU hotlist, with hysteresis and a per-key hold-off; one line or NDJSON
+ * record per alert, optionally a command per alert.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/types.h>
+
+#include "chmualert.h"
+#include "chmualert.skel.h"
+#include "lib/alert.h"
+#include "lib/chmutool.h"
+
+#define TOOL "chmualert"
+#define U(x) ((unsigned long long)(x))
+
+const char *argp_program_version = TOOL " 0.1";
+
+enum { OPT_EXEC = 1000, OPT_RINGBUF, OPT_VERBOSE };
+
+static struct env {
+	struct alert_cfg cfg;
+	bool have_threshold, have_rearm, json, verbose;
+	uint64_t gran, ringbuf;
+	const char *exec;
+	long interval, count;
+} env = {
+	.cfg = { .metric = ALERT_COUNT, .window = 5 },
+	.ringbuf = 256 * 1024, .interval = 1, .count = -1,
+};
+
+static const struct argp_option opts[] = {
+	{ "count", 'c', "N", 0, "Alert when a unit's hotlist count reaches N", 0 },
+	{ "rate", 'R', "N", 0, "Alert when a unit's counts reach N per second over the window", 0 },
+	{ "rearm", 'l', "N", 0, "Re-arm a key only once its value falls below N (default: half the threshold)", 0 },
+	{ "window", 'w', "SECS", 0, "Window of the rate, and how long a count stays current (default 5)", 0 },
+	{ "holdoff", 'H', "SECS", 0, "At most one alert per key every SECS seconds (default 0)", 0 },
+	{ "granularity", 'g', "SIZE", 0, "Alert on regions of SIZE (a power of two) instead of units", 0 },
+	{ "exec", OPT_EXEC, "CMD", 0, "Run CMD (sh -c) per alert, the alert in CHMU_ALERT_* variables", 0 },
+	{ "json", 'j', NULL, 0, "NDJSON records", 0 },
+	{ "ringbuf-size", OPT_RINGBUF, "SIZE", 0, "BPF ring buffer size (a power of two >= 4K; default 256K)", 0 },
+	{ "verbose", OPT_VERBOSE, NULL, 0, "libbpf debug output", 0 },
+	{},
+};
+
+static double secs_arg(struct argp_state *st, const char *arg, double min)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || *end || end == arg || v < min || v > 86400)
+		argp_error(st, "invalid seconds '%s'", arg);
+	return v;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *st)
+{
+	switch (key) {
+	case 'c':
+	case 'R':
+		if (env.have_threshold)
+			argp_error(st, "give one of -c/--count and -R/--rate");
+		env.cfg.metric = key == 'c' ? ALERT_COUNT : ALERT_RATE;
+		env.cfg.threshold = chmu_argp_num(st, arg, 1, UINT32_MAX);
+		env.have_threshold = true;
+		break;
+	case 'l':
+		env.cfg.rearm = chmu_argp_num(st, arg, 0, UINT32_MAX);
+		env.have_rearm = true;
+		break;
+	case 'w':
+		env.cfg.window = secs_arg(st, arg, 0.001);
+		break;
+	case 'H':
+		env.cfg.holdoff = secs_arg(st, arg, 0);
+		break;
+	case 'g':
+		if (chmu_parse_size(arg, &env.gran) || env.gran < 256 ||
+		    (env.gran & (env.gran - 1)))
+			argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
+		break;
+	case OPT_EXEC:
+		env.exec = arg;
+		break;
+	case 'j':
+		env.json = true;
+		break;
+	case OPT_RINGBUF:
+		if (chmu_parse_size(arg, &env.ringbuf) || env.ringbuf < 4096 ||
+		    (env.ringbuf & (env.ringbuf - 1)))
+			argp_error(st, "ring buffer size must be a power of two >= 4K, not '%s'", arg);
+		break;
+	case OPT_VERBOSE:
+		env.verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		return chmu_argp_interval(st, arg, &env.interval, &env.count);
+	case ARGP_KEY_END:
+		if (!env.have_threshold)
+			argp_error(st, "give a threshold: -c/--count N or -R/--rate N");
+		if (!env.have_rearm)
+			env.cfg.rearm = env.cfg.threshold / 2;
+		if (env.cfg.rearm > env.cfg.threshold)
+			argp_error(st, "the re-arm level must not exceed the threshold");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static volatile sig_atomic_t exiting;
+
+static void sig_handler(int sig)
+{
+	(void)sig;
+	exiting = 1;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list args)
+{
+	if (level == LIBBPF_DEBUG && !env.verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+struct state {
+	struct alert_table table;
+	struct chmu_inst *insts;
+	int ninst;
+	double mono_to_real;	/* add to CLOCK_MONOTONIC seconds */
+	unsigned int shift;
+	uint64_t received;
+};
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static const char *inst_name(struct state *s, uint32_t id)
+{
+	for (int i = 0; i < s->ninst; i++)
+		if (s->insts[i].id == id)
+			return s->insts[i].name;
+	return "?";
+}
+
+static void run_exec(const struct alert_event *ev, const char *inst,
+		     uint64_t dpa, double when)
+{
+	char buf[64];
+	pid_t pid;
+	int status;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, TOOL ": --exec: fork: %s\n", strerror(errno));
+		return;
+	}
+	if (!pid) {
+		snprintf(buf, sizeof(buf), "%.6f", when);
+		setenv("CHMU_ALERT_TIME", buf, 1);
+		setenv("CHMU_ALERT_INSTANCE", inst, 1);
+		snprintf(buf, sizeof(buf), "0x%llx", U(dpa));
+		setenv("CHMU_ALERT_DPA", buf, 1);
+		if (ev->hpa != ~0ULL)
+			snprintf(buf, sizeof(buf), "0x%llx", U(ev->hpa));
+		else
+			buf[0] = '\0';
+		setenv("CHMU_ALERT_HPA", buf, 1);
+		snprintf(buf, sizeof(buf), "%d", ev->nid);
+		setenv("CHMU_ALERT_NID", buf, 1);
+		setenv("CHMU_ALERT_METRIC", env.cfg.metric == ALERT_COUNT ? "count" : "rate", 1);
+		snprintf(buf, sizeof(buf), "%g", ev->value);
+		setenv("CHMU_ALERT_VALUE", buf, 1);
+		snprintf(buf, sizeof(buf), "%g", env.cfg.threshold);
+		setenv("CHMU_ALERT_THRESHOLD", buf, 1);
+		execl("/bin/sh", "sh", "-c", env.exec, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) == pid &&
+	    (!WIFEXITED(status) || WEXITSTATUS(status)))
+		fprintf(stderr, TOOL ": --exec command failed (status %d)\n",
+			WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static void report(struct state *s, const struct alert_event *ev)
+{
+	const char *inst = inst_name(s, ev->key.inst);
+	uint64_t dpa = ev->key.slot << s->shift;
+	double when = ev->time + s->mono_to_real;
+	const char *metric = env.cfg.metric == ALERT_COUNT ? "count" : "rate";
+	char tbuf[16], hpa[24], nid[16];
+	time_t t = (time_t)when;
+
+	if (env.json) {
+		chmu_json_begin(stdout, "alert");
+		fprintf(stdout, ",\"time\":%.6f", when);
+		chmu_json_str(stdout, "instance", inst);
+		chmu_json_u64(stdout, "dpa", dpa);
+		if (ev->hpa != ~0ULL)
+			chmu_json_u64(stdout, "hpa", ev->hpa);
+		chmu_json_i64(stdout, "nid", ev->nid);
+		chmu_json_str(stdout, "metric", metric);
+		fprintf(stdout, ",\"value\":%g,\"threshold\":%g", ev->value,
+			env.cfg.threshold);
+		chmu_json_end(stdout);
+	} else {
+		strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
+		if (ev->hpa != ~0ULL)
+			snprintf(hpa, sizeof(hpa), "0x%llx", U(ev->hpa));
+		else
+			snprintf(hpa, sizeof(hpa), "-");
+		if (ev->nid >= 0)
+			snprintf(nid, sizeof(nid), "%d", ev->nid);
+		else
+			snprintf(nid, sizeof(nid), "-");
+		printf("%s ALERT %s hpa %s dpa 0x%llx nid %s %s %g%s >= %g%s\n",
+		       tbuf, inst, hpa, U(dpa), nid, metric, ev->value,
+		       env.cfg.metric == ALERT_RATE ? "/s" : "", env.cfg.threshold,
+		       env.cfg.metric == ALERT_RATE ? "/s" : "");
+		fflush(stdout);
+	}
+	if (env.exec)
+		run_exec(ev, inst, dpa, when);
+}
+
+static int handle_event(void *ctx, void *data, size_t len)
+{
+	struct state *s = ctx;
+	const struct alert_entry *e = data;
+	struct alert_key key;
+	struct alert_event ev;
+
+	if (len < sizeof(*e))
+		return 0;
+	s->received++;
+	key.inst = e->inst;
+	key.slot = e->dpa >> s->shift;
+	if (alert_observe(&s->table, &key, e->ts / 1e9, e->count, e->hpa,
+			  e->nid, &ev))
+		report(s, &ev);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp_child children[] = {
+		{ &chmu_argp, 0, NULL, 0 },
+		{},
+	};
+	static const struct argp argp = {
+		.options = opts,
+		.parser = parse_arg,
+		.children = children,
+		.args_doc = "[interval [count]]",
+		.doc = "Threshold alerts on hot CXL memory (CHMU hotlists), with hysteresis.\n\n"
+		       "EXAMPLES:\n"
+		       "  chmualert -c 200                # a unit's count reaches 200; re-arm below 100\n"
+		       "  chmualert -R 1000 -w 10 -g 2M   # a 2 MiB region above 1000 counts/s over 10 s\n"
+		       "  chmualert -c 200 -H 60 --exec 'logger hot $CHMU_ALERT_HPA'\n",
+	};
+	struct chmualert_bpf *skel = NULL;
+	struct ring_buffer *rb = NULL;
+	struct state s = {};
+	struct timespec rt, mt;
+	uint64_t dropped = 0, d;
+	bool tp_btf;
+	int err, n = 0;
+	long ticks = 0;
+
+	argp_err_exit_status = CHMU_EXIT_USAGE;
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return CHMU_EXIT_USAGE;
+	if (!chmu_env_ok(TOOL, &tp_btf))
+		return CHMU_EXIT_ENV;
+	if (alert_init(&s.table, &env.cfg, 65536)) {
+		fprintf(stderr, TOOL ": out of memory\n");
+		return CHMU_EXIT_ENV;
+	}
+	err = chmu_open(TOOL, &s.insts, &n);
+	if (err)
+		goto cleanup;
+	s.ninst = n;
+	s.shift = 63;
+	for (int i = 0; i < n; i++)
+		if (s.insts[i].unit_shift < s.shift)
+			s.shift = s.insts[i].unit_shift;
+	if (env.gran)
+		s.shift = __builtin_ctzll(env.gran);
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mt);
+	s.mono_to_real = (rt.tv_sec - mt.tv_sec) + (rt.tv_nsec - mt.tv_nsec) / 1e9;
+
+	libbpf_set_print(libbpf_print);
+	skel = chmualert_bpf__open();
+	if (!skel) {
+		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	skel->rodata->targ_memdev = chmu_opts.memdev;
+	skel->rodata->targ_chmu = chmu_opts.chmu;
+	skel->rodata->targ_inst = chmu_opts.inst;
+	bpf_map__set_max_entries(skel->maps.events, env.ringbuf);
+	bpf_program__set_autoload(tp_btf ? skel->progs.entry_raw : skel->progs.entry_btf, false);
+	err = chmualert_bpf__load(skel);
+	if (err) {
+		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	err = chmualert_bpf__attach(skel);
+	if (err) {
+		fprintf(stderr, TOOL ": cannot attach to chmu:chmu_hotlist_entry: %s\n",
+			strerror(-err));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &s, NULL);
+	if (!rb) {
+		fprintf(stderr, TOOL ": cannot open the ring buffer: %s\n", strerror(errno));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	signal(SIGINT, sig_handler);
+	signal(SIGTERM, sig_handler);
+	if (!env.json)
+		fprintf(stderr, "Watching %d CHMU instance%s: %s >= %g%s, re-arm below %g, window %g s... Ctrl-C to end.\n",
+			n, n == 1 ? "" : "s",
+			env.cfg.metric == ALERT_COUNT ? "count" : "rate",
+			env.cfg.threshold, env.cfg.metric == ALERT_RATE ? "/s" : "",
+			env.cfg.rearm, env.cfg.window);
+
+	while (!exiting && (env.count < 0 || ticks < env.count)) {
+		double end = mono_now() + env.interval;
+
+		while (!exiting && mono_now() < end) {
+			int ms = (end - mono_now()) * 1000 + 1;
+
+			err = ring_buffer__poll(rb, ms > 100 ? 100 : ms);
+			if (err < 0 && err != -EINTR) {
+				fprintf(stderr, TOOL ": ring buffer: %s\n", strerror(-err));
+				err = CHMU_EXIT_ENV;
+				goto cleanup;
+			}
+			alert_tick(&s.table, mono_now());
+		}
+		ticks++;
+		d = skel->bss->dropped;
+		if (d != dropped) {
+			fprintf(stderr, TOOL ": %llu hotlist entries dropped by the full ring buffer (%llu in all)\n",
+				U(d - dropped), U(d));
+			dropped = d;
+		}
+	}
+	ring_buffer__consume(rb);
+	if (env.json) {
+		chmu_json_begin(stdout, "summary");
+		chmu_json_u64(stdout, "alerts", s.table.alerts);
+		chmu_json_u64(stdout, "suppressed", s.table.suppressed);
+		chmu_json_u64(stdout, "rearmed", s.table.rearms);
+		chmu_json_u64(stdout, "entries", s.received);
+		chmu_json_u64(stdout, "dropped", skel->bss->dropped);
+		chmu_json_u64(stdout, "untracked", s.table.full);
+		chmu_json_end(stdout);
+	} else {
+		fprintf(stderr, TOOL ": %llu alerts, %llu suppressed by the hold-off, %llu re-armed; %llu entries seen, %llu dropped, %llu untracked\n",
+			U(s.table.alerts), U(s.table.suppressed), U(s.table.rearms),
+			U(s.received), U(skel->bss->dropped), U(s.table.full));
+	}
+	err = 0;
+
+cleanup:
+	ring_buffer__free(rb);
+	chmualert_bpf__destroy(skel);
+	chmu_close(s.insts, n);
+	alert_free(&s.table);
+	return err;
+}
