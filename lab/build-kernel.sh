@@ -54,6 +54,9 @@ run_logged "$LOG" make -C "$SRC" O="$OUT" -j"$(nproc)" bzImage modules
 rm -rf "$MODROOT"
 run_logged "$LOG" make -C "$SRC" O="$OUT" INSTALL_MOD_PATH="$MODROOT" \
 	INSTALL_MOD_STRIP=1 modules_install
+# The build link points at the O= tree, which has no include/linux: bpftrace
+# 0.17 would try its headers and fail; without the link it uses BTF.
+rm -f "$MODROOT/lib/modules/$(make -s -C "$SRC" O="$OUT" kernelrelease)/build"
 make -s -C "$SRC" O="$OUT" kernelrelease >"$K/release"
 echo "$key" >"$K/key"
 msg KERNEL "built $(cat "$K/release") in $((SECONDS - start)) s"

@@ -1,0 +1,75 @@
+# Every script in tools/bpftrace/ and every one-liner of docs/bpftrace.md
+# runs with Debian's bpftrace against a known workload (units 7 and 3 read
+# 300 and 100 times, threshold 5, epoch mode) and prints what it should.
+. tests/lib.sh
+hmu_setup
+eval "$(chmu-region create -m mem0 --devdax)"
+trap 'chmu-region destroy all >/dev/null 2>&1 || true' EXIT
+hpa=$((HPA))
+
+# bt OUT ARGS...: bpftrace ARGS while the workload runs; Ctrl-C after it.
+bt() {
+	local out=$1 pid i
+	shift
+	hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=0
+	bpftrace "$@" >"$out" 2>&1 &
+	pid=$!
+	for i in $(seq 300); do
+		grep -q '^Attaching' "$out" && break
+		sleep 0.1
+	done
+	grep -q '^Attaching' "$out" || { cat "$out"; fail "bpftrace $* did not attach"; }
+	sleep 0.3
+	hmu_cfg enable=1
+	chmu-workload touch --dax "$DEV" --size 2M --units 3 --count 100 >/dev/null
+	chmu-workload touch --dax "$DEV" --size 2M --units 7 --count 300 >/dev/null
+	sleep 1.5
+	hmu_cfg enable=0
+	sleep 0.5	# bpftrace prints what is still in its buffers
+	kill -INT $pid
+	wait $pid || true
+	cat "$out"
+}
+
+bt /tmp/bt.out tools/bpftrace/chmu-hottest.bt
+expect_eq "$(grep '^@hot' /tmp/bt.out | tr '\n' ';')" \
+	"@hot[0, 0, 0, $((hpa + 0x3000)), 12288, -1]: 100;@hot[0, 0, 0, $((hpa + 0x7000)), 28672, -1]: 300;" "chmu-hottest.bt"
+
+bt /tmp/bt.out tools/bpftrace/chmu-nodes.bt
+expect_eq "$(grep -E '^@(entries|counts)_per' /tmp/bt.out | tr '\n' ';')" \
+	"@counts_per_node[-1]: 400;@counts_per_region[0, 0]: 400;@entries_per_node[-1]: 2;" "chmu-nodes.bt"
+
+bt /tmp/bt.out tools/bpftrace/chmu-hist.bt
+expect_eq "$(grep -A4 '^@counts\[0, 0, 0\]' /tmp/bt.out | grep -E '^\[' | awk '$NF ~ /\|/ { print $1 $2 ":" $3 }' | tr '\n' ' ')" \
+	"[64,128):1 [128,256):0 [256,512):1 " "chmu-hist.bt"
+
+bt /tmp/bt.out tools/bpftrace/chmu-batches.bt
+# the poll that drained both entries, and the empty flush on disable
+expect_eq "$(sed -n '/^@batch_entries/,/^$/p' /tmp/bt.out | grep '^\[' |
+	sed 's/^\(\[[^]]*[])]\) *\([0-9]*\) .*/\1 \2/' | awk '$NF > 0' | tr '\n' ';')" \
+	"[0] 1;[2, 4) 1;" "chmu-batches.bt: entries per batch"
+expect_eq "$(grep '^@reason' /tmp/bt.out | sort | tr '\n' ';')" "@reason[2]: 1;@reason[3]: 1;" "chmu-batches.bt: reasons"
+expect_eq "$(grep '^@drains' /tmp/bt.out)" "@drains: 1" "chmu-batches.bt: drains timed"
+grep -q '^@drain_us:' /tmp/bt.out || fail "chmu-batches.bt: no drain time histogram"
+
+bt /tmp/bt.out tools/bpftrace/chmu-overflow.bt
+expect_eq "$(grep -c '^mem0 ' /tmp/bt.out)" 0 "chmu-overflow.bt: nothing overflows"
+
+# The one-liners, in the order of the page, each with its expected output.
+mapfile -t lines < <(grep '^bpftrace -e ' docs/bpftrace.md)
+expect_eq "${#lines[@]}" 6 "one-liners on the page"
+expect=(
+	"@[12288]: 100;@[28672]: 300;"
+	"@nodes[-1]: 2;"
+	"[64, 128) 1;[128, 256) 0;[256, 512) 1;"
+	"[0, 64) 2;"
+	"mem0 chmu0.0 hpa $(printf '%#x' $((hpa + 0x7000))) dpa 0x7000 count 300;mem0 chmu0.0 hpa $(printf '%#x' $((hpa + 0x3000))) dpa 0x3000 count 100;"
+	"mem0 chmu0.0 enabled 1 mode 0 threshold 5 unit_shift 12 epoch_us 1000000;mem0 chmu0.0 enabled 0 mode 0 threshold 5 unit_shift 12 epoch_us 1000000;"
+)
+for i in "${!lines[@]}"; do
+	prog=$(sed "s/^bpftrace -e '\\(.*\\)'$/\\1/" <<<"${lines[$i]}")
+	bt /tmp/bt.out -e "$prog"
+	got=$(grep -v -E '^(Attaching.*|@nr: *|@counts: *|)$' /tmp/bt.out |
+		sed 's/^\(\[[0-9, ]*)\) *\([0-9]*\) .*/\1 \2/' | tr '\n' ';')
+	expect_eq "$got" "${expect[$i]}" "one-liner $((i + 1))"
+done
