@@ -103,7 +103,12 @@ shell: all
 	$(Q)qemu/run-guest.sh --shell
 
 demo: all
-	$(Q)qemu/run-guest.sh chmu-demo
+	@rm -rf $(BUILD)/demo && mkdir -p $(BUILD)/demo
+	@echo "  DEMO    booting the guest (TCG); the tools watch a moving hot set for 10 s"
+	$(Q)start=$$(date +%s); CHMU_RESULTS=$(abspath $(BUILD))/demo qemu/run-guest.sh chmu-demo; rc=$$?; \
+	echo "  DEMO    guest done in $$(( $$(date +%s) - start )) s; results in $(abspath $(BUILD))/demo"; \
+	[ -f $(BUILD)/demo/heatmap.svg ] && echo "  DEMO    heatmap image: $(abspath $(BUILD))/demo/heatmap.svg"; \
+	exit $$rc
 
 bench: all
 	$(Q)bench/run.sh
