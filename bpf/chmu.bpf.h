@@ -19,6 +19,37 @@ static __always_inline __u32 chmu_log2(__u64 v)
 
 #define CHMU_ID(m, c, i) (((__u32)(m) << 16) | ((__u32)(c) << 8) | (__u32)(i))
 
+/* The instances a tool watches, set by user space before load (-1: any). */
+const volatile int targ_memdev = -1;
+const volatile int targ_chmu = -1;
+const volatile int targ_inst = -1;
+
+static __always_inline bool chmu_wanted(int memdev, int chmu, int inst)
+{
+	return (targ_memdev < 0 || memdev == targ_memdev) &&
+	       (targ_chmu < 0 || chmu == targ_chmu) &&
+	       (targ_inst < 0 || inst == targ_inst);
+}
+
+/*
+ * The two programs on chmu:chmu_hotlist_entry every tool carries: tp_btf
+ * where the driver's module BTF allows it, raw_tp otherwise (user space
+ * keeps one). Both call HANDLER(memdev, chmu, inst, dpa, hpa, nid, count).
+ */
+#define CHMU_ENTRY_PROGS(HANDLER)						\
+SEC("tp_btf/chmu_hotlist_entry")						\
+int BPF_PROG(entry_btf, int memdev, int chmu, int inst, u64 seq, u64 unit,	\
+	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)		\
+{										\
+	return HANDLER(memdev, chmu, inst, dpa, hpa, nid, count);		\
+}										\
+SEC("raw_tp/chmu_hotlist_entry")						\
+int BPF_PROG(entry_raw, int memdev, int chmu, int inst, u64 seq, u64 unit,	\
+	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)		\
+{										\
+	return HANDLER(memdev, chmu, inst, dpa, hpa, nid, count);		\
+}
+
 /* Lookup, or insert zeroed and look up again; NULL when the map is full. */
 static __always_inline void *chmu_lookup_init(void *map, const void *key,
 					      const void *init)

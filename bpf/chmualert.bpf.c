@@ -10,9 +10,6 @@
 #include "chmualert.h"
 #include "chmu.bpf.h"
 
-const volatile int targ_memdev = -1;
-const volatile int targ_chmu = -1;
-const volatile int targ_inst = -1;
 
 __u64 sent;
 __u64 dropped;
@@ -27,9 +24,7 @@ static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
 {
 	struct alert_entry *e;
 
-	if ((targ_memdev >= 0 && memdev != targ_memdev) ||
-	    (targ_chmu >= 0 && chmu != targ_chmu) ||
-	    (targ_inst >= 0 && inst != targ_inst))
+	if (!chmu_wanted(memdev, chmu, inst))
 		return 0;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -47,18 +42,6 @@ static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
 	return 0;
 }
 
-SEC("tp_btf/chmu_hotlist_entry")
-int BPF_PROG(entry_btf, int memdev, int chmu, int inst, u64 seq, u64 unit,
-	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)
-{
-	return on_entry(memdev, chmu, inst, dpa, hpa, nid, count);
-}
-
-SEC("raw_tp/chmu_hotlist_entry")
-int BPF_PROG(entry_raw, int memdev, int chmu, int inst, u64 seq, u64 unit,
-	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)
-{
-	return on_entry(memdev, chmu, inst, dpa, hpa, nid, count);
-}
+CHMU_ENTRY_PROGS(on_entry)
 
 char LICENSE[] SEC("license") = "GPL";

@@ -11,9 +11,6 @@
 #include "chmuheat.h"
 #include "chmu.bpf.h"
 
-const volatile int targ_memdev = -1;
-const volatile int targ_chmu = -1;
-const volatile int targ_inst = -1;
 const volatile __u32 region_shift = 28;
 const volatile __u32 row_shift = 25;
 
@@ -47,7 +44,7 @@ static const struct region_val zero_region = { .hpa_lo = ~0ULL };
 static const __u64 zero;
 
 static __always_inline int handle(int memdev, int chmu, int inst, __u64 dpa,
-				  __u64 hpa, __u64 count)
+				  __u64 hpa, int nid, __u64 count)
 {
 	struct hist_key hk = {};
 	struct region_key rk = {};
@@ -57,9 +54,7 @@ static __always_inline int handle(int memdev, int chmu, int inst, __u64 dpa,
 	__u64 *cell;
 	__u32 slot, g = *(volatile __u32 *)&gen;
 
-	if ((targ_memdev >= 0 && memdev != targ_memdev) ||
-	    (targ_chmu >= 0 && chmu != targ_chmu) ||
-	    (targ_inst >= 0 && inst != targ_inst))
+	if (!chmu_wanted(memdev, chmu, inst))
 		return 0;
 
 	slot = chmu_log2(count);
@@ -98,18 +93,6 @@ static __always_inline int handle(int memdev, int chmu, int inst, __u64 dpa,
 	return 0;
 }
 
-SEC("tp_btf/chmu_hotlist_entry")
-int BPF_PROG(entry_btf, int memdev, int chmu, int inst, u64 seq, u64 unit,
-	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)
-{
-	return handle(memdev, chmu, inst, dpa, hpa, count);
-}
-
-SEC("raw_tp/chmu_hotlist_entry")
-int BPF_PROG(entry_raw, int memdev, int chmu, int inst, u64 seq, u64 unit,
-	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)
-{
-	return handle(memdev, chmu, inst, dpa, hpa, count);
-}
+CHMU_ENTRY_PROGS(handle)
 
 char LICENSE[] SEC("license") = "GPL";

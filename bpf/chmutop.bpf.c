@@ -12,9 +12,6 @@
 #include "chmutop.h"
 #include "chmu.bpf.h"
 
-const volatile int targ_memdev = -1;
-const volatile int targ_chmu = -1;
-const volatile int targ_inst = -1;
 const volatile __u32 gran_shift;	/* 0: per unit */
 
 __u32 gen;		/* the interval number, advanced by user space */
@@ -36,12 +33,6 @@ struct {
 
 static const struct inst_stat zero_inst;
 
-static __always_inline bool wanted(int memdev, int chmu, int inst)
-{
-	return (targ_memdev < 0 || memdev == targ_memdev) &&
-	       (targ_chmu < 0 || chmu == targ_chmu) &&
-	       (targ_inst < 0 || inst == targ_inst);
-}
 
 static __always_inline int on_batch(struct chmu_batch *b)
 {
@@ -57,7 +48,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	inst = BPF_CORE_READ(b, inst);
 	nr = BPF_CORE_READ(b, nr);
 	id = CHMU_ID(memdev, chmu, inst);
-	if (!wanted(memdev, chmu, inst))
+	if (!chmu_wanted(memdev, chmu, inst))
 		return 0;
 	st = chmu_lookup_init(&insts, &id, &zero_inst);
 	if (!st)
@@ -84,7 +75,7 @@ static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
 	struct inst_stat *st;
 	__u64 now = bpf_ktime_get_ns();
 
-	if (!wanted(memdev, chmu, inst))
+	if (!chmu_wanted(memdev, chmu, inst))
 		return 0;
 	st = bpf_map_lookup_elem(&insts, &id);
 	if (st) {
@@ -139,18 +130,6 @@ int BPF_PROG(batch_raw, struct chmu_batch *b)
 	return on_batch(b);
 }
 
-SEC("tp_btf/chmu_hotlist_entry")
-int BPF_PROG(entry_btf, int memdev, int chmu, int inst, u64 seq, u64 unit,
-	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)
-{
-	return on_entry(memdev, chmu, inst, dpa, hpa, nid, count);
-}
-
-SEC("raw_tp/chmu_hotlist_entry")
-int BPF_PROG(entry_raw, int memdev, int chmu, int inst, u64 seq, u64 unit,
-	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)
-{
-	return on_entry(memdev, chmu, inst, dpa, hpa, nid, count);
-}
+CHMU_ENTRY_PROGS(on_entry)
 
 char LICENSE[] SEC("license") = "GPL";

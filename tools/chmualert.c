@@ -7,7 +7,6 @@
 #include <argp.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "chmualert.h"
 #include "chmualert.skel.h"
 #include "lib/alert.h"
+#include "lib/chmubpf.h"
 #include "lib/chmutool.h"
 
 #define TOOL "chmualert"
@@ -121,22 +121,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
-}
-
-static volatile sig_atomic_t exiting;
-
-static void sig_handler(int sig)
-{
-	(void)sig;
-	exiting = 1;
-}
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt,
-			va_list args)
-{
-	if (level == LIBBPF_DEBUG && !env.verbose)
-		return 0;
-	return vfprintf(stderr, fmt, args);
 }
 
 struct state {
@@ -312,7 +296,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &mt);
 	s.mono_to_real = (rt.tv_sec - mt.tv_sec) + (rt.tv_nsec - mt.tv_nsec) / 1e9;
 
-	libbpf_set_print(libbpf_print);
+	chmu_libbpf_init(env.verbose);
 	skel = chmualert_bpf__open();
 	if (!skel) {
 		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
@@ -323,7 +307,7 @@ int main(int argc, char **argv)
 	skel->rodata->targ_chmu = chmu_opts.chmu;
 	skel->rodata->targ_inst = chmu_opts.inst;
 	bpf_map__set_max_entries(skel->maps.events, env.ringbuf);
-	bpf_program__set_autoload(tp_btf ? skel->progs.entry_raw : skel->progs.entry_btf, false);
+	chmu_pick_prog(skel->progs.entry_btf, skel->progs.entry_raw, tp_btf);
 	err = chmualert_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
@@ -343,8 +327,7 @@ int main(int argc, char **argv)
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	signal(SIGINT, sig_handler);
-	signal(SIGTERM, sig_handler);
+	chmu_catch_signals();
 	if (!env.json)
 		fprintf(stderr, "Watching %d CHMU instance%s: %s >= %g%s, re-arm below %g, window %g s... Ctrl-C to end.\n",
 			n, n == 1 ? "" : "s",
@@ -352,10 +335,10 @@ int main(int argc, char **argv)
 			env.cfg.threshold, env.cfg.metric == ALERT_RATE ? "/s" : "",
 			env.cfg.rearm, env.cfg.window);
 
-	while (!exiting && (env.count < 0 || ticks < env.count)) {
+	while (!chmu_exiting && (env.count < 0 || ticks < env.count)) {
 		double end = mono_now() + env.interval;
 
-		while (!exiting && mono_now() < end) {
+		while (!chmu_exiting && mono_now() < end) {
 			int ms = (end - mono_now()) * 1000 + 1;
 
 			err = ring_buffer__poll(rb, ms > 100 ? 100 : ms);

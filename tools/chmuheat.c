@@ -11,7 +11,6 @@
 #include <argp.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 
 #include "chmuheat.h"
 #include "chmuheat.skel.h"
+#include "lib/chmubpf.h"
 #include "lib/chmutool.h"
 #include "lib/heat.h"
 
@@ -98,22 +98,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
-}
-
-static volatile sig_atomic_t exiting;
-
-static void sig_handler(int sig)
-{
-	(void)sig;
-	exiting = 1;
-}
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt,
-			va_list args)
-{
-	if (level == LIBBPF_DEBUG && !env.verbose)
-		return 0;
-	return vfprintf(stderr, fmt, args);
 }
 
 struct state {
@@ -515,7 +499,7 @@ int main(int argc, char **argv)
 		s.grids[i].row_size = s.row_size;
 	}
 
-	libbpf_set_print(libbpf_print);
+	chmu_libbpf_init(env.verbose);
 	s.skel = chmuheat_bpf__open();
 	if (!s.skel) {
 		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
@@ -527,8 +511,7 @@ int main(int argc, char **argv)
 	s.skel->rodata->targ_inst = chmu_opts.inst;
 	s.skel->rodata->region_shift = __builtin_ctzll(env.region_size);
 	s.skel->rodata->row_shift = __builtin_ctzll(s.row_size);
-	bpf_program__set_autoload(tp_btf ? s.skel->progs.entry_raw :
-				  s.skel->progs.entry_btf, false);
+	chmu_pick_prog(s.skel->progs.entry_btf, s.skel->progs.entry_raw, tp_btf);
 	err = chmuheat_bpf__load(s.skel);
 	if (err) {
 		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
@@ -542,8 +525,7 @@ int main(int argc, char **argv)
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	signal(SIGINT, sig_handler);
-	signal(SIGTERM, sig_handler);
+	chmu_catch_signals();
 	if (!env.json && !env.csv)
 		printf("Tracing %d CHMU instance%s (%s)... Ctrl-C to end.\n\n", n,
 		       n == 1 ? "" : "s", tp_btf ? "tp_btf" : "raw_tp");
@@ -551,10 +533,10 @@ int main(int argc, char **argv)
 		printf("kind,instance,interval,dpa_lo,dpa_hi,hpa_lo,hpa_hi,lo,hi,entries,sum,max\n");
 	fflush(stdout);
 
-	while (!exiting && (env.count < 0 || s.cols < (unsigned int)env.count)) {
+	while (!chmu_exiting && (env.count < 0 || s.cols < (unsigned int)env.count)) {
 		struct timespec ts = { env.interval, 0 };
 
-		while (nanosleep(&ts, &ts) && !exiting)
+		while (nanosleep(&ts, &ts) && !chmu_exiting)
 			;
 		g = s.skel->bss->gen;
 		s.skel->bss->gen = !g;

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 
 #include "chmutop.h"
 #include "chmutop.skel.h"
+#include "lib/chmubpf.h"
 #include "lib/chmutool.h"
 #include "lib/top.h"
 
@@ -89,22 +89,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
-}
-
-static volatile sig_atomic_t exiting;
-
-static void sig_handler(int sig)
-{
-	(void)sig;
-	exiting = 1;
-}
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt,
-			va_list args)
-{
-	if (level == LIBBPF_DEBUG && !env.verbose)
-		return 0;
-	return vfprintf(stderr, fmt, args);
 }
 
 static uint64_t now_ns(void)
@@ -350,7 +334,7 @@ static void wait_interval(struct state *s)
 {
 	uint64_t end = now_ns() + env.interval * 1000000000ULL, t;
 
-	while (!exiting && (t = now_ns()) < end) {
+	while (!chmu_exiting && (t = now_ns()) < end) {
 		struct pollfd pfd = { .fd = 0, .events = POLLIN };
 		int ms = (end - t) / 1000000 + 1;
 		char c;
@@ -364,7 +348,7 @@ static void wait_interval(struct state *s)
 		if (poll(&pfd, 1, ms) <= 0 || read(0, &c, 1) != 1)
 			continue;
 		if (c == 'q')
-			exiting = 1;
+			chmu_exiting = 1;
 		else if (c == 's')
 			env.sort = (env.sort + 1) % TOP_SORT_NR;
 		else if (c == 'p')
@@ -418,7 +402,7 @@ int main(int argc, char **argv)
 	if (env.gran)
 		shift = __builtin_ctzll(env.gran);
 
-	libbpf_set_print(libbpf_print);
+	chmu_libbpf_init(env.verbose);
 	s.skel = chmutop_bpf__open();
 	if (!s.skel) {
 		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
@@ -430,8 +414,8 @@ int main(int argc, char **argv)
 	s.skel->rodata->targ_inst = chmu_opts.inst;
 	s.skel->rodata->gran_shift = shift;
 	bpf_map__set_max_entries(s.skel->maps.units, env.max_units);
-	bpf_program__set_autoload(tp_btf ? s.skel->progs.entry_raw : s.skel->progs.entry_btf, false);
-	bpf_program__set_autoload(tp_btf ? s.skel->progs.batch_raw : s.skel->progs.batch_btf, false);
+	chmu_pick_prog(s.skel->progs.entry_btf, s.skel->progs.entry_raw, tp_btf);
+	chmu_pick_prog(s.skel->progs.batch_btf, s.skel->progs.batch_raw, tp_btf);
 	err = chmutop_bpf__load(s.skel);
 	if (err) {
 		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
@@ -456,13 +440,12 @@ int main(int argc, char **argv)
 		raw.c_cc[VTIME] = 0;
 		term_set = !tcsetattr(0, TCSANOW, &raw);
 	}
-	signal(SIGINT, sig_handler);
-	signal(SIGTERM, sig_handler);
+	chmu_catch_signals();
 
 	t0 = now_ns();
-	while (!exiting && (env.count < 0 || frames < (unsigned int)env.count)) {
+	while (!chmu_exiting && (env.count < 0 || frames < (unsigned int)env.count)) {
 		wait_interval(&s);
-		if (exiting && !env.batch && !env.json)
+		if (chmu_exiting && !env.batch && !env.json)
 			break;
 		t1 = now_ns();
 		g = s.skel->bss->gen;
