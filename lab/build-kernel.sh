@@ -3,19 +3,27 @@
 # configured from x86_64_defconfig + kvm_guest.config + kernel/config/*.config.
 # Keyed by a hash of its inputs: a build whose inputs did not change is a no-op;
 # otherwise kbuild rebuilds incrementally in the same output directory.
+#
+# KVARIANT=debug builds the same patched source with kernel/debug/*.config
+# merged on top (KASAN, lockdep, kmemleak, ...) into $CHMU_CACHE/kernel-debug,
+# sharing the main build's source tree.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 TARBALL=/usr/src/linux-source-6.12.tar.xz
-K=$CHMU_CACHE/kernel
-SRC=$K/linux-source-6.12
+K=$(kernel_dir)
+SRC=$CHMU_CACHE/kernel/linux-source-6.12
 OUT=$K/build
 MODROOT=$K/modroot
-LOG=$LOG_DIR/kernel.log
+LOG=$LOG_DIR/kernel${KVARIANT:+-$KVARIANT}.log
 
 [ -f "$TARBALL" ] || die "$TARBALL missing: install linux-source-6.12 (make deps)"
 src_id=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || stat -c %s-%Y "$TARBALL")
 mapfile -t frags < <(ls "$LAB_ROOT"/kernel/config/*.config)
+if [ -n "${KVARIANT-}" ]; then
+	[ -d "$LAB_ROOT/kernel/$KVARIANT" ] || die "no kernel variant '$KVARIANT' (kernel/$KVARIANT/*.config)"
+	mapfile -t -O ${#frags[@]} frags < <(ls "$LAB_ROOT/kernel/$KVARIANT"/*.config)
+fi
 plist=$(series_files "$LAB_ROOT/kernel/patches") || exit 1
 mapfile -t patches < <(grep . <<<"$plist" || true)
 key=$( (echo "$src_id"; inputs_key "$0" "$LAB_ROOT/lab/lib.sh" \
@@ -28,15 +36,17 @@ mkdir -p "$K"
 : >"$LOG"
 start=$SECONDS
 
-if [ "$(cat "$K/src-id" 2>/dev/null)" != "$src_id" ] || [ ! -d "$SRC" ]; then
+src_stamp=$CHMU_CACHE/kernel/src-id
+if [ "$(cat "$src_stamp" 2>/dev/null)" != "$src_id" ] || [ ! -d "$SRC" ]; then
 	msg KERNEL "unpacking $(basename "$TARBALL") ($src_id)"
-	rm -rf "$SRC" "$K/applied" "$OUT"
-	run_logged "$LOG" tar --no-same-owner -xJf "$TARBALL" -C "$K"
-	echo "$src_id" >"$K/src-id"
+	rm -rf "$SRC" "$CHMU_CACHE/kernel/applied" "$OUT"
+	mkdir -p "$CHMU_CACHE/kernel"
+	run_logged "$LOG" tar --no-same-owner -xJf "$TARBALL" -C "$CHMU_CACHE/kernel"
+	echo "$src_id" >"$src_stamp"
 fi
 
 msg KERNEL "applying kernel/patches/series (${#patches[@]} patches)"
-sync_series "$SRC" "$LAB_ROOT/kernel/patches" "$K/applied" "$LOG"
+sync_series "$SRC" "$LAB_ROOT/kernel/patches" "$CHMU_CACHE/kernel/applied" "$LOG"
 
 msg KERNEL "configuring"
 mkdir -p "$OUT"

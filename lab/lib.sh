@@ -6,6 +6,12 @@ LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LOG_DIR=$CHMU_CACHE/logs
 mkdir -p "$LOG_DIR"
 
+# kernel_dir: where the guest kernel build lives; KVARIANT=debug selects the
+# debug variant (lab/build-kernel.sh).
+kernel_dir() {
+	echo "$CHMU_CACHE/kernel${KVARIANT:+-$KVARIANT}"
+}
+
 # msg TAG TEXT: one progress line, kbuild style.
 msg() {
 	printf '  %-7s %s\n' "$1" "$2"

@@ -22,12 +22,14 @@
 #   GUEST_TIMEOUT=S   watchdog: seconds before a guest is killed (default 900)
 #   CHMU_RESULTS=DIR  keep the results share here (default: a temporary dir)
 #   QEMU_EXTRA=...    extra QEMU arguments
+#   KVARIANT=debug    boot the debug kernel (make kernel-debug)
 #   V=1               show the kernel console too
 set -euo pipefail
 . "$(dirname "$0")/../lab/lib.sh"
 
 QEMU=${QEMU:-$CHMU_CACHE/qemu/build/qemu-system-x86_64}
-KERNEL=$CHMU_CACHE/kernel/build/arch/x86/boot/bzImage
+KDIR=$(kernel_dir)
+KERNEL=$KDIR/build/arch/x86/boot/bzImage
 CXL_DEVICES=${CXL_DEVICES:-1}
 CXL_MEM_SIZE=${CXL_MEM_SIZE:-512M}
 GUEST_MEM=${GUEST_MEM:-2G}
@@ -66,7 +68,8 @@ trap cleanup EXIT
 {
 	printf 'LAB_ROOT=%q\n' "$LAB_ROOT"
 	printf 'CHMU_CACHE=%q\n' "$CHMU_CACHE"
-	printf 'KRELEASE=%q\n' "$(cat "$CHMU_CACHE/kernel/release")"
+	printf 'KRELEASE=%q\n' "$(cat "$KDIR/release")"
+	printf 'KDIR=%q\n' "$KDIR"
 	printf 'SHELL_MODE=%q\n' "$shell"
 	if [ $shell -eq 1 ] && [ -t 0 ]; then
 		read -r rows cols < <(stty size)
