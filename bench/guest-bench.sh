@@ -4,6 +4,10 @@
 #   guest-bench.sh chmu LABEL    CXL throughput with the CHMU off, then on
 #   guest-bench.sh drain         the driver's drain cost per hotlist entry
 #                                under each consumer, and the toolkit's CPU
+#   guest-bench.sh accuracy LABEL [damon]
+#                                top-K recall/precision of chmutop on a Zipf
+#                                workload with known truth; with damon, DAMON
+#                                watches the same run (paddr, sysfs)
 set -euo pipefail
 R=${CHMU_RESULTS:?}
 PASSES=${BENCH_PASSES:-8}
@@ -15,7 +19,11 @@ rate() { # rate ARGS... : the accesses/s chmu-workload stream reports
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 
-eval "$(chmu-region create -m mem0 --devdax)"
+if [ "$1" = accuracy ]; then
+	eval "$(chmu-region create -m mem0 --ram)"
+else
+	eval "$(chmu-region create -m mem0 --devdax)"
+fi
 case "$1" in
 memory)
 	dram_r=$(rate --anon)
@@ -122,6 +130,114 @@ drain)
 	}' "$R/drain.txt" >"$R/cpu.md"
 	awk -F'|' 'BEGIN { printf "[" } { printf "%s{\"consumer\":\"%s\",\"entries\":%d,\"drain_ns\":%d,\"bpf_ns\":%d,\"user_ns\":%d}", (NR > 1 ? "," : ""), $1, $2, $3, $4, $5 } END { printf "]" }' \
 		"$R/drain.txt" >"$R/drain.json"
+	;;
+accuracy)
+	label=$2 damon=${3-}
+	modprobe cxl_hmu
+	I=/sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.0
+	D=/sys/kernel/mm/damon/admin/kdamonds
+	C=$D/0/contexts/0
+	sysctl -q kernel.bpf_stats_enabled=1
+	ACC_SIZE=${ACC_SIZE:-16M} ACC_N=${ACC_N:-16M} ACC_ZIPF=${ACC_ZIPF:-1.0}
+	ACC_THR=${ACC_THR:-1}
+	bpf_ns() { bpftool prog show -j | jq '[.[] | .run_time_ns // 0] | add // 0'; }
+	cpu_ns() {
+		awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($14 + $15) * 1e9 / hz }' "/proc/$1/stat"
+	}
+	# DAMON: physical-address monitoring of the region through sysfs, a
+	# 'stat' scheme matching every region so tried_regions can be read,
+	# one snapshot a second, summed. kdamond 0: default attributes (5 ms
+	# samples, 100 ms aggregation, 10..1000 regions); kdamond 1: tuned
+	# finer (1 ms samples, 20 ms aggregation, 1000..10000 regions).
+	damon_on() {
+		local k c m
+		echo 2 >$D/nr_kdamonds
+		for k in 0 1; do
+			echo 1 >$D/$k/contexts/nr_contexts
+			c=$D/$k/contexts/0
+			echo paddr >$c/operations
+			set -- 5000 100000 10 1000
+			[ $k = 0 ] || set -- 1000 20000 1000 10000
+			echo "$1" >$c/monitoring_attrs/intervals/sample_us
+			echo "$2" >$c/monitoring_attrs/intervals/aggr_us
+			echo 1000000 >$c/monitoring_attrs/intervals/update_us
+			echo "$3" >$c/monitoring_attrs/nr_regions/min
+			echo "$4" >$c/monitoring_attrs/nr_regions/max
+			echo 1 >$c/targets/nr_targets
+			echo 1 >$c/targets/0/regions/nr_regions
+			echo "$HPA" >$c/targets/0/regions/0/start
+			echo $((HPA + SIZE)) >$c/targets/0/regions/0/end
+			echo 1 >$c/schemes/nr_schemes
+			echo stat >$c/schemes/0/action
+			for m in sz nr_accesses age; do	# match every region
+				echo 4294967295 >$c/schemes/0/access_pattern/$m/max
+			done
+			echo on >$D/$k/state
+		done
+	}
+	damon_snapshot() { # damon_snapshot K: "start end nr_accesses" per region
+		local t=$D/$1/contexts/0/schemes/0/tried_regions
+		echo update_schemes_tried_regions >$D/$1/state
+		{ grep -r . $t --include=start --include=end --include=nr_accesses || true; } |
+			awk -F: '{ n = split($1, p, "/"); r = p[n - 1]; v[r, p[n]] = $2; seen[r] = 1 }
+				END { for (r in seen) print v[r, "start"], v[r, "end"], v[r, "nr_accesses"] }'
+	}
+	# The workload allocates (the kernel's zeroing writes every unit) and
+	# waits; the monitors start; then its counted accesses run.
+	chmu-workload zipf --node "$NODE" --size "$ACC_SIZE" --accesses "$ACC_N" \
+		--zipf "$ACC_ZIPF" --truth "$R/truth" --wait >"$R/workload.txt" &
+	wl=$!
+	for _ in $(seq 300); do grep -q '^ready=' "$R/workload.txt" && break; sleep 0.1; done
+	[ -z "$damon" ] || damon_on
+	chmutop -b -j -s sum -r 512 --max-units 16384 --enable -M epoch -e 1000000 \
+		-t "$ACC_THR" -u 4K 1 >"$R/chmutop.json" 2>"$R/chmutop.err" &
+	top=$!
+	for _ in $(seq 100); do [ "$(cat $I/enable)" = 1 ] && break; sleep 0.1; done
+	sleep 2.5	# attached; the epoch of the allocation is over
+	d0=$(cat $I/drain_ns) b0=$(bpf_ns) c0=$(cpu_ns $top)
+	[ -z "$damon" ] || { k0=$(cpu_ns "$(cat $D/0/pid)"); f0=$(cpu_ns "$(cat $D/1/pid)"); }
+	kill -USR1 $wl
+	: >"$R/damon0.txt"
+	: >"$R/damon1.txt"
+	while kill -0 $wl 2>/dev/null; do
+		sleep 1
+		[ -z "$damon" ] || { damon_snapshot 0 >>"$R/damon0.txt"; damon_snapshot 1 >>"$R/damon1.txt"; }
+	done
+	wait $wl
+	[ -z "$damon" ] || { k1=$(cpu_ns "$(cat $D/0/pid)"); f1=$(cpu_ns "$(cat $D/1/pid)"); }
+	sleep 2.5	# the last epoch is posted and drained, the next frame read
+	d1=$(cat $I/drain_ns) b1=$(bpf_ns) c1=$(cpu_ns $top)
+	kill -INT $top
+	wait $top || { cat "$R/chmutop.err" >&2; exit 1; }
+	[ -z "$damon" ] || { echo off >$D/0/state; echo off >$D/1/state; }
+	last=$(jq -s 'map(select(.type == "unit")) | max_by(.interval) | .interval' "$R/chmutop.json")
+	jq -r --argjson n "$last" 'select(.type == "unit" and .interval == $n) | "\(.hpa) \(.sum)"' \
+		"$R/chmutop.json" >"$R/chmu.txt"
+	acc=$(sed -n 's/^accesses=//p' "$R/workload.txt")
+	secs=$(awk '/^ns=/ { sub("ns=", ""); printf "%.2f", $0 / 1e9 }' "$R/workload.txt")
+	score() { # score FILE K: recall precision captured ideal reported tied
+		chmu-score -k "$2" "$R/truth" "$1" |
+			awk -F= '{ v[$1] = $2 } END { print v["recall"], v["precision"], v["captured"], v["ideal"], v["reported"], v["tied"] }'
+	}
+	row() { # row NAME FILE CPU_NS
+		local k16 k64 k256 p64 c64 i64 n64 t64
+		read -r k16 _ <<<"$(score "$2" 16)"
+		read -r k64 p64 c64 i64 n64 t64 <<<"$(score "$2" 64)"
+		read -r k256 _ <<<"$(score "$2" 256)"
+		printf '| %s | %s | %s | %s | %s | %s | %s of %s | %.0f | %.1f%% |\n' \
+			"$1" "$k16" "$k64" "$k256" "$p64" "$t64" "$c64" "$i64" \
+			"$(awk -v c="$3" 'BEGIN { print c / 1e6 }')" \
+			"$(awk -v c="$3" -v s="$secs" 'BEGIN { print c / (s * 1e9) * 100 }')"
+		printf '{"monitor":"%s","recall16":%s,"recall64":%s,"recall256":%s,"precision64":%s,"captured64":%s,"ideal64":%s,"cpu_ns":%s,"seconds":%s,"accesses":%s}\n' \
+			"$1" "$k16" "$k64" "$k256" "$p64" "$c64" "$i64" "$3" "$secs" "$acc" >>"$R/rows.json"
+	}
+	: >"$R/rows.json"
+	echo "drain_ns=$((d1 - d0)) bpf_ns=$((b1 - b0)) chmutop_ns=$((c1 - c0))" >"$R/cpu.txt"
+	row "CHMU, $label (chmutop)" "$R/chmu.txt" $((d1 - d0 + b1 - b0 + c1 - c0)) >"$R/rows.md"
+	if [ -n "$damon" ]; then
+		row "DAMON paddr, default attributes" "$R/damon0.txt" $((k1 - k0)) >>"$R/rows.md"
+		row "DAMON paddr, tuned finer" "$R/damon1.txt" $((f1 - f0)) >>"$R/rows.md"
+	fi
 	;;
 esac
 chmu-region destroy "$REGION"

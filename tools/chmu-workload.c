@@ -12,6 +12,12 @@
  *           anonymous memory also print each unit's physical address.
  *   stream  --passes sequential passes of 8-byte accesses over the area,
  *           timed: reports accesses and accesses per second.
+ *   zipf    --accesses 8-byte accesses to units drawn from a Zipf
+ *           distribution (exponent --zipf, seeded permutation of the
+ *           units, a random word within each unit), timed; --truth FILE
+ *           writes the exact count per unit: the ground truth for make
+ *           bench (physical addresses for anonymous memory, offsets in
+ *           the device for device DAX).
  *
  * Results are printed as key=value lines. Every access is a single aligned
  * 8-byte load or store through a volatile pointer, so under TCG each one
@@ -19,6 +25,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +37,7 @@
 #include <unistd.h>
 
 #include "lib/memspec.h"
+#include "lib/zipf.h"
 
 #define MAX_UNITS 65536
 #define MAX_NODES 64
@@ -54,6 +62,10 @@ static struct env {
 	int nr_units;
 	int write;
 	uint64_t seed;
+	uint64_t accesses;
+	double zipf_s;
+	const char *truth;
+	int wait_signal;
 } env = {
 	.node = -1,
 	.size = 16 << 20,
@@ -61,6 +73,8 @@ static struct env {
 	.count = 1,
 	.passes = 1,
 	.seed = 0x5eedc0ffee0ddf00ULL,
+	.accesses = 1000000,
+	.zipf_s = 1.0,
 };
 
 static const struct argp_option opts[] = {
@@ -72,17 +86,24 @@ static const struct argp_option opts[] = {
 	{ "units", 'U', "LIST", 0, "Units to touch: 3,7,10-12", 0 },
 	{ "count", 'c', "N", 0, "Accesses per unit for touch (default 1)", 0 },
 	{ "passes", 'p', "N", 0, "Passes over the area for stream (default 1)", 0 },
-	{ "write", 'w', NULL, 0, "touch/stream with stores instead of loads", 0 },
+	{ "write", 'w', NULL, 0, "touch/stream/zipf with stores instead of loads", 0 },
+	{ "accesses", 'N', "N", 0, "Accesses for zipf (default 1000000)", 0 },
+	{ "zipf", 'z', "S", 0, "Zipf exponent for zipf (default 1.0; 0 = uniform)", 0 },
+	{ "seed", 'S', "N", 0, "Seed for zipf (default fixed: runs repeat)", 0 },
+	{ "truth", 'T', "FILE", 0, "zipf: write the exact count per unit to FILE", 0 },
+	{ "wait", 'W', NULL, 0, "zipf/stream: once the memory is allocated, print "
+	  "ready=PID and wait for SIGUSR1 before the timed accesses", 0 },
 	{ 0 },
 };
 
 static const char doc[] =
 	"Generate known accesses to CXL memory.\v"
-	"MODE is verify, touch or stream. Examples:\n"
+	"MODE is verify, touch, stream or zipf. Examples:\n"
 	"  chmu-workload verify --dax /dev/dax0.0 --size 16M\n"
 	"  numactl --membind=1 chmu-workload verify --anon --size 4M\n"
 	"  chmu-workload touch --dax /dev/dax0.0 --units 3,7 --count 1000\n"
-	"  chmu-workload stream --dax /dev/dax0.0 --size 2M --passes 4";
+	"  chmu-workload stream --dax /dev/dax0.0 --size 2M --passes 4\n"
+	"  chmu-workload zipf --node 1 --size 16M --accesses 2M --truth /tmp/t";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -131,11 +152,33 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'w':
 		env.write = 1;
 		break;
+	case 'N':
+		if (parse_size(arg, &env.accesses) || !env.accesses)
+			argp_error(state, "invalid access count '%s'", arg);
+		break;
+	case 'z':
+		errno = 0;
+		env.zipf_s = strtod(arg, &end);
+		if (errno || *end || end == arg || !(env.zipf_s >= 0) || env.zipf_s > 16)
+			argp_error(state, "invalid Zipf exponent '%s' (0 to 16)", arg);
+		break;
+	case 'S':
+		errno = 0;
+		env.seed = strtoull(arg, &end, 0);
+		if (errno || *end || end == arg)
+			argp_error(state, "invalid seed '%s'", arg);
+		break;
+	case 'T':
+		env.truth = arg;
+		break;
+	case 'W':
+		env.wait_signal = 1;
+		break;
 	case ARGP_KEY_ARG:
 		if (state->arg_num)
 			argp_usage(state);
 		if (strcmp(arg, "verify") && strcmp(arg, "touch") &&
-		    strcmp(arg, "stream"))
+		    strcmp(arg, "stream") && strcmp(arg, "zipf"))
 			argp_error(state, "unknown mode '%s'", arg);
 		env.mode = arg;
 		break;
@@ -146,6 +189,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "give exactly one of --dax, --anon, --node");
 		if (!strcmp(env.mode, "touch") && !env.nr_units)
 			argp_error(state, "touch needs --units");
+		if (env.truth && strcmp(env.mode, "zipf"))
+			argp_error(state, "--truth is for zipf");
+		if (!strcmp(env.mode, "zipf") && env.size / env.unit_size < 1)
+			argp_error(state, "--size is smaller than one unit");
+		if (!strcmp(env.mode, "zipf") && env.size / env.unit_size > (1U << 24))
+			argp_error(state, "zipf takes at most 16777216 units");
+		if (env.truth && !env.dax && env.unit_size != (uint64_t)sysconf(_SC_PAGESIZE))
+			argp_error(state, "--truth on anonymous memory needs --unit-size of one page");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -322,6 +373,28 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/*
+ * --wait: SIGUSR1 is blocked from the start (main), so a signal sent as
+ * soon as ready= is printed cannot be lost; wait for it here.
+ */
+static int wait_start(void)
+{
+	sigset_t set;
+	int sig;
+
+	if (!env.wait_signal)
+		return 0;
+	printf("ready=%d\n", (int)getpid());
+	fflush(stdout);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	if (sigwait(&set, &sig)) {
+		fprintf(stderr, "chmu-workload: sigwait failed\n");
+		return 1;
+	}
+	return 0;
+}
+
 static int do_stream(void *area)
 {
 	volatile uint64_t *w = area;
@@ -330,6 +403,8 @@ static int do_stream(void *area)
 	/* Fault the area in first so the timed passes measure accesses only. */
 	for (uint64_t i = 0; i < n; i += 512)
 		w[i] = 0;
+	if (wait_start())
+		return 1;
 	t0 = now_ns();
 	for (uint64_t p = 0; p < env.passes; p++) {
 		for (uint64_t i = 0; i < n; i++) {
@@ -348,6 +423,128 @@ static int do_stream(void *area)
 	return 0;
 }
 
+/*
+ * Physical addresses of @n consecutive pages from @p, from one read of
+ * /proc/self/pagemap (root only); 0 for a page not present. 0 or -errno.
+ */
+static int phys_pages(void *p, uint64_t n, uint64_t *pa)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	ssize_t len = n * sizeof(*pa);
+	int fd = open("/proc/self/pagemap", O_RDONLY), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, pa, len, (uintptr_t)p / page * sizeof(*pa)) != len)
+		err = errno ? -errno : -EIO;
+	close(fd);
+	for (uint64_t i = 0; !err && i < n; i++) {
+		uint64_t pfn = pa[i] & ((1ULL << 55) - 1);
+
+		pa[i] = (pa[i] & (1ULL << 63)) && pfn ? pfn * page : 0;
+	}
+	return err;
+}
+
+static int write_truth(void *area, const uint64_t *counts, uint64_t units)
+{
+	uint64_t *addr = calloc(units, sizeof(*addr));
+	FILE *f = NULL;
+	int err = 1;
+
+	if (!addr) {
+		fprintf(stderr, "chmu-workload: truth: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	if (env.dax) {
+		for (uint64_t u = 0; u < units; u++)
+			addr[u] = u * env.unit_size;
+	} else if ((err = phys_pages(area, units, addr))) {
+		fprintf(stderr, "chmu-workload: pagemap: %s\n", strerror(-err));
+		err = 1;
+		goto out;
+	}
+	f = fopen(env.truth, "w");
+	if (!f) {
+		fprintf(stderr, "chmu-workload: %s: %s\n", env.truth, strerror(errno));
+		err = 1;
+		goto out;
+	}
+	fprintf(f, "# chmu-workload zipf: %s address, accesses\n",
+		env.dax ? "device offset" : "physical");
+	err = 0;
+	for (uint64_t u = 0; u < units && !err; u++) {
+		if (!counts[u])
+			continue;
+		if (!addr[u]) {
+			fprintf(stderr, "chmu-workload: unit %llu has no physical page\n",
+				(unsigned long long)u);
+			err = 1;
+		}
+		fprintf(f, "0x%llx %llu\n", (unsigned long long)addr[u],
+			(unsigned long long)counts[u]);
+	}
+	if (fclose(f) && !err) {
+		fprintf(stderr, "chmu-workload: %s: %s\n", env.truth, strerror(errno));
+		err = 1;
+	}
+out:
+	free(addr);
+	return err;
+}
+
+static int do_zipf(void *area)
+{
+	uint64_t units = env.size / env.unit_size, words = env.unit_size / 8;
+	uint64_t *counts = calloc(units, sizeof(*counts));
+	uint64_t sink = 0, t0, ns, top = 0;
+	struct zipf z;
+	int err;
+
+	if (!counts) {
+		fprintf(stderr, "chmu-workload: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	err = zipf_init(&z, units, env.zipf_s, env.seed);
+	if (err) {
+		fprintf(stderr, "chmu-workload: zipf: %s\n", strerror(-err));
+		free(counts);
+		return 1;
+	}
+	if (wait_start()) {
+		zipf_free(&z);
+		free(counts);
+		return 1;
+	}
+	t0 = now_ns();
+	for (uint64_t i = 0; i < env.accesses; i++) {
+		uint32_t u = zipf_unit(&z);
+		volatile uint64_t *w = (volatile uint64_t *)((char *)area +
+			u * env.unit_size) + (zipf_rand(&z.rng) & (words - 1));
+
+		if (env.write)
+			*w = i;
+		else
+			sink += *w;
+		counts[u]++;
+	}
+	ns = now_ns() - t0;
+	for (uint64_t u = 0; u < units; u++)
+		if (counts[u] > counts[top])
+			top = u;
+	printf("accesses=%llu\nunits=%llu\nns=%llu\nrate=%.0f\nop=%s\n"
+	       "zipf=%g\nhottest_unit=%llu\nhottest_count=%llu\n",
+	       (unsigned long long)env.accesses, (unsigned long long)units,
+	       (unsigned long long)ns, ns ? env.accesses * 1e9 / ns : 0.0,
+	       env.write ? "write" : "read", env.zipf_s,
+	       (unsigned long long)top, (unsigned long long)counts[top]);
+	err = env.truth ? write_truth(area, counts, units) : 0;
+	zipf_free(&z);
+	free(counts);
+	(void)sink;
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct argp argp = {
@@ -363,6 +560,13 @@ int main(int argc, char **argv)
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
 		return 1;
+	if (env.wait_signal) {
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+	}
 	area = map_area();
 	if (!area) {
 		err = 2;
@@ -372,6 +576,8 @@ int main(int argc, char **argv)
 		err = do_verify(area);
 	else if (!strcmp(env.mode, "touch"))
 		err = do_touch(area);
+	else if (!strcmp(env.mode, "zipf"))
+		err = do_zipf(area);
 	else
 		err = do_stream(area);
 	munmap(area, env.size);

@@ -41,7 +41,7 @@ static struct env {
 	  .max_units = CHMUTOP_MAX_UNITS };
 
 static const struct argp_option opts[] = {
-	{ "sort", 's', "KEY", 0, "Sort by count (default), rate, seen or addr", 0 },
+	{ "sort", 's', "KEY", 0, "Sort by count (default), sum, rate, seen or addr", 0 },
 	{ "rows", 'r', "N", 0, "Rows to show (default 10)", 0 },
 	{ "granularity", 'g', "SIZE", 0, "Aggregate units into regions of SIZE (a power of two)", 0 },
 	{ "noclear", 'C', NULL, 0, "Do not clear the screen between frames", 0 },
@@ -58,7 +58,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 	case 's':
 		env.sort = top_parse_sort(arg);
 		if (env.sort < 0)
-			argp_error(st, "sort key must be count, rate, seen or addr, not '%s'", arg);
+			argp_error(st, "sort key must be count, sum, rate, seen or addr, not '%s'", arg);
 		break;
 	case 'r':
 		env.rows = chmu_argp_num(st, arg, 1, 10000);

@@ -31,7 +31,7 @@ last_rows() { # the rows of the last frame: "HPA DPA NID INSTANCE COUNT SUM SEEN
 rc=0; out=$(chmutop -b 1 1 2>&1) || rc=$?
 expect_eq "$rc:$out" "2:chmutop: no selected CHMU instance is enabled: enable one through sysfs, perf, or --enable" "nothing enabled"
 rc=0; out=$(chmutop -s hot 2>&1) || rc=$?
-expect_eq "$rc:$(head -n 1 <<<"$out")" "1:chmutop: sort key must be count, rate, seen or addr, not 'hot'" "bad sort key"
+expect_eq "$rc:$(head -n 1 <<<"$out")" "1:chmutop: sort key must be count, sum, rate, seen or addr, not 'hot'" "bad sort key"
 rc=0; out=$(chmutop -g 3K 2>&1) || rc=$?
 expect_eq "$rc" 1 "bad granularity"
 

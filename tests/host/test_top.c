@@ -25,6 +25,7 @@ static void test_rate_sort(void)
 	CHECK(top_rate(300, 2.0) == 150.0);
 	CHECK(top_rate(5, 0) == 0);
 	CHECK(top_parse_sort("count") == TOP_SORT_COUNT);
+	CHECK(top_parse_sort("sum") == TOP_SORT_SUM);
 	CHECK(top_parse_sort("rate") == TOP_SORT_RATE);
 	CHECK(top_parse_sort("seen") == TOP_SORT_SEEN);
 	CHECK(top_parse_sort("addr") == TOP_SORT_ADDR);
@@ -37,6 +38,9 @@ static void test_rate_sort(void)
 	v[3] = row("mem0.0.1", 0x1000, 50, 50, 1);
 	top_sort(v, 4, TOP_SORT_COUNT);
 	CHECK(v[0].dpa == 0x7000 && v[1].dpa == 0x3000 && v[2].dpa == 0x9000 &&
+	      v[3].dpa == 0x1000);
+	top_sort(v, 4, TOP_SORT_SUM);
+	CHECK(v[0].dpa == 0x9000 && v[1].dpa == 0x3000 && v[2].dpa == 0x7000 &&
 	      v[3].dpa == 0x1000);
 	top_sort(v, 4, TOP_SORT_RATE);
 	CHECK(v[0].dpa == 0x3000 && v[1].dpa == 0x9000 && v[2].dpa == 0x1000 &&

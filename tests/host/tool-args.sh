@@ -24,9 +24,36 @@ for t in chmutop chmuheat; do
 	expect_eq "$($t -V)" "$t 0.1" "$t -V"
 	$t -h | grep -q -- '--instance=CHMU.INST' || fail "$t -h lacks the shared options"
 done
-usage chmutop "-s hot" "chmutop: sort key must be count, rate, seen or addr, not 'hot'"
+usage chmutop "-s hot" "chmutop: sort key must be count, sum, rate, seen or addr, not 'hot'"
 usage chmutop "-r 0" "chmutop: invalid number '0' (1..10000)"
 usage chmutop "-g 3K" "chmutop: granularity must be a power of two >= 256, not '3K'"
 usage chmuheat "-R 3M" "chmuheat: region size must be a power of two >= 4K, not '3M'"
 usage chmuheat "-j --csv" "chmuheat: -j and --csv exclude each other"
 usage chmuheat "-g 0" "chmuheat: invalid number '0' (1..4096)"
+
+# The bench helpers: chmu-workload zipf and chmu-score.
+usage chmu-workload "zipf --anon --zipf -1" "chmu-workload: invalid Zipf exponent '-1' (0 to 16)"
+usage chmu-workload "zipf --anon --accesses 0" "chmu-workload: invalid access count '0'"
+usage chmu-workload "stream --anon --truth x" "chmu-workload: --truth is for zipf"
+usage chmu-workload "zipf --anon --unit-size 8K --truth x" "chmu-workload: --truth on anonymous memory needs --unit-size of one page"
+usage chmu-score "-k 0 a b" "chmu-score: invalid K '0'"
+usage chmu-score "a" "chmu-score: give TRUTH and REPORT files"
+tmp=$(mktemp -d)
+# 10000 draws over 16 units, s = 1, the default seed: the truth sums to
+# 10000, unit 7 is the hottest with 2968 (P(rank 0) = 1/H(16) = 0.296).
+out=$(chmu-workload zipf --anon --size 64K --accesses 10000 --truth "$tmp/truth")
+expect_eq "$(kv hottest_unit "$out"):$(kv hottest_count "$out")" "7:2968" "zipf hottest"
+expect_eq "$(awk '!/^#/ { s += $2; n++ } END { print s, n }' "$tmp/truth")" "10000 16" "zipf truth total"
+# The same truth reported back scores 1; a region over all 16 units
+# cannot tell them apart; a bad line names file and line.
+grep -v '^#' "$tmp/truth" >"$tmp/same"
+out=$(chmu-score -k 4 "$tmp/truth" "$tmp/same")
+expect_eq "$(kv recall "$out"):$(kv precision "$out"):$(kv tied "$out")" "1.000:1.000:1" "score of the truth"
+for u in $(seq 0 15); do echo "$((u * 4096)) $((100 - u))"; done >"$tmp/lin"
+echo "0 $((16 * 4096)) 20" >"$tmp/region"
+out=$(chmu-score -k 4 "$tmp/lin" "$tmp/region")
+expect_eq "$(kv reported "$out"):$(kv tied "$out"):$(kv captured "$out")" "4:16:0.247" "score of one region (4 of 16 tied units)"
+expect_eq "$(kv ideal "$out")" "$(awk 'BEGIN { printf "%.3f", 394 / 1480 }')" "ideal share"
+printf '0x1000 5\nnot a line\n' >"$tmp/bad"
+usage chmu-score "$tmp/truth $tmp/bad" "chmu-score: $tmp/bad:2: expected ADDR SCORE or START END SCORE (START < END)"
+rm -rf "$tmp"

@@ -7,7 +7,7 @@
 #include "top.h"
 
 static const char *const sort_names[TOP_SORT_NR] = {
-	"count", "rate", "seen", "addr",
+	"count", "sum", "rate", "seen", "addr",
 };
 
 int top_parse_sort(const char *s)
@@ -45,6 +45,11 @@ static int cmp_rows(const void *pa, const void *pb)
 	switch (sort_key) {
 	case TOP_SORT_COUNT:
 		c = cmp_u64(b->last_count, a->last_count);
+		break;
+	case TOP_SORT_SUM:
+		c = cmp_u64(b->sum, a->sum);
+		if (!c)
+			c = cmp_u64(b->last_count, a->last_count);
 		break;
 	case TOP_SORT_RATE:
 		c = a->rate < b->rate ? 1 : a->rate > b->rate ? -1 : 0;

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum top_sort { TOP_SORT_COUNT, TOP_SORT_RATE, TOP_SORT_SEEN, TOP_SORT_ADDR,
-		TOP_SORT_NR };
+enum top_sort { TOP_SORT_COUNT, TOP_SORT_SUM, TOP_SORT_RATE, TOP_SORT_SEEN,
+		TOP_SORT_ADDR, TOP_SORT_NR };
 
 struct top_row {
 	char inst[32];		/* "mem0.0.0" */
