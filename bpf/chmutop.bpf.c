@@ -66,6 +66,11 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	return 0;
 }
 
+/*
+ * Per entry: one instance-map lookup and one unit-map lookup (an insert
+ * the first time a unit is seen); the clock is read once per batch (its
+ * event and its last entry), entries take the batch's time.
+ */
 static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
 				    __u64 hpa, int nid, __u64 count)
 {
@@ -73,23 +78,25 @@ static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
 	struct unit_key k = {};
 	struct unit_stat *u, init = {};
 	struct inst_stat *st;
-	__u64 now = bpf_ktime_get_ns();
+	__u64 now;
 
 	if (!chmu_wanted(memdev, chmu, inst))
 		return 0;
 	st = bpf_map_lookup_elem(&insts, &id);
 	if (st) {
+		now = st->batch_ns;
 		st->entries++;
-		st->last_entry_ns = now;
 		/* The batch's last entry: time the drain from its batch event. */
-		if (st->cur_nr && !--st->cur_nr && now > st->batch_ns) {
-			__u64 d = now - st->batch_ns;
+		if (st->cur_nr && !--st->cur_nr) {
+			__u64 d = bpf_ktime_get_ns() - now;
 
 			st->drain_ns_sum += d;
 			if (d > st->drain_ns_max)
 				st->drain_ns_max = d;
 			st->drains_timed++;
 		}
+	} else {
+		now = bpf_ktime_get_ns();
 	}
 	k.inst = id;
 	k.slot = dpa >> gran_shift;

@@ -137,53 +137,91 @@ static void bpf_cost(struct state *s, uint64_t *ns, uint64_t *runs)
 	}
 }
 
-/* The units map, as rows; interval sums of generation @g. */
+/* One unit-map element as a row (skipped if its instance is not shown). */
+static int add_row(struct state *s, const struct unit_key *k,
+		   const struct unit_stat *u, __u32 g, double secs, uint64_t now)
+{
+	struct top_row *r;
+	int i;
+
+	s->units++;
+	i = inst_index(s, k->inst);
+	if (i < 0)
+		return 0;
+	if (s->nrows == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		struct top_row *nr = realloc(s->rows, cap * sizeof(*nr));
+
+		if (!nr)
+			return -ENOMEM;
+		s->rows = nr;
+		s->cap = cap;
+	}
+	r = &s->rows[s->nrows++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->inst, sizeof(r->inst), "%s", s->insts[i].name);
+	r->dpa = k->slot << s->skel->rodata->gran_shift;
+	r->hpa = u->hpa;
+	if (env.gran && u->hpa != ~0ULL)	/* the region's start */
+		r->hpa = u->hpa - (u->hpa & (env.gran - 1));
+	r->nid = u->nid;
+	r->last_count = u->last_count;
+	r->sum = u->sum;
+	r->isum = u->igen == g ? u->isum : 0;
+	r->seen = u->seen;
+	r->rate = top_rate(r->isum, secs);
+	r->first_age = (now - u->first_ns) / 1e9;
+	r->last_age = (now - u->last_ns) / 1e9;
+	return 0;
+}
+
+#define READ_BATCH 512
+
+/*
+ * The units map, as rows; interval sums of generation @g. Read in batches
+ * (a few syscalls for thousands of units); element by element where the
+ * kernel has no batch operations for the map.
+ */
 static int read_units(struct state *s, __u32 g, double secs)
 {
-	int fd = bpf_map__fd(s->skel->maps.units);
-	struct unit_key k, next;
-	struct unit_stat u;
+	static struct unit_key keys[READ_BATCH];
+	static struct unit_stat vals[READ_BATCH];
+	int fd = bpf_map__fd(s->skel->maps.units), err = 0;
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u32 in = 0, out = 0, n, i;
 	uint64_t now = now_ns();
+	struct unit_key k, next;
 	bool first = true;
 
 	s->nrows = 0;
 	s->units = 0;
+	for (;;) {
+		n = READ_BATCH;
+		err = bpf_map_lookup_batch(fd, first ? NULL : &in, &out, keys,
+					   vals, &n, &opts);
+		if (err && err != -ENOENT)
+			break;
+		for (i = 0; i < n; i++)
+			if (add_row(s, &keys[i], &vals[i], g, secs, now))
+				return -ENOMEM;
+		if (err == -ENOENT)
+			return 0;
+		in = out;
+		first = false;
+	}
+	/* 524: the kernel's ENOTSUPP, which may reach user space here. */
+	if (!first || (err != -EINVAL && err != -524 && err != -EOPNOTSUPP))
+		return err;
+	/* No batch operations: element by element. */
 	while (!bpf_map_get_next_key(fd, first ? NULL : &k, &next)) {
-		struct top_row *r;
-		int i;
+		struct unit_stat u;
 
 		first = false;
 		k = next;
 		if (bpf_map_lookup_elem(fd, &k, &u))
 			continue;
-		s->units++;
-		i = inst_index(s, k.inst);
-		if (i < 0)
-			continue;
-		if (s->nrows == s->cap) {
-			size_t cap = s->cap ? 2 * s->cap : 256;
-			struct top_row *nr = realloc(s->rows, cap * sizeof(*nr));
-
-			if (!nr)
-				return -ENOMEM;
-			s->rows = nr;
-			s->cap = cap;
-		}
-		r = &s->rows[s->nrows++];
-		memset(r, 0, sizeof(*r));
-		snprintf(r->inst, sizeof(r->inst), "%s", s->insts[i].name);
-		r->dpa = k.slot << s->skel->rodata->gran_shift;
-		r->hpa = u.hpa;
-		if (env.gran && u.hpa != ~0ULL)	/* the region's start */
-			r->hpa = u.hpa - (u.hpa & (env.gran - 1));
-		r->nid = u.nid;
-		r->last_count = u.last_count;
-		r->sum = u.sum;
-		r->isum = u.igen == g ? u.isum : 0;
-		r->seen = u.seen;
-		r->rate = top_rate(r->isum, secs);
-		r->first_age = (now - u.first_ns) / 1e9;
-		r->last_age = (now - u.last_ns) / 1e9;
+		if (add_row(s, &k, &u, g, secs, now))
+			return -ENOMEM;
 	}
 	return 0;
 }

@@ -34,8 +34,7 @@ struct inst_stat {
 	__u64 drain_ns_sum;	/* batch event to its last entry event */
 	__u64 drain_ns_max;
 	__u64 drains_timed;
-	__u64 batch_ns;		/* the current batch */
-	__u64 last_entry_ns;
+	__u64 batch_ns;		/* the current batch's event */
 	__u64 cur_nr;		/* entries of the current batch still to come */
 };
 
