@@ -104,6 +104,8 @@ drain)
 		d=$(cat $I/drain_ns)
 		if [ -n "$pid" ]; then
 			kill -INT "$pid" 2>/dev/null || true
+			for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+			kill -KILL "$pid" 2>/dev/null || true
 			wait "$pid" 2>/dev/null || true
 		fi
 		[ "$(cat $I/owner)" = sysfs ] && echo 0 >$I/enable

@@ -90,7 +90,7 @@ grep -q "^$(printf '%#x' $((hpa + 0x7000))) *0x7000 .* 300 " <<<"$screen" || fai
 tmux capture-pane -e -p -t top | grep -q $'\033\[1m' || fail "no colour on a terminal without NO_COLOR"
 tmux send-keys -t top s
 sleep 1.5
-grep -q 'sort rate' <<<"$(tmux capture-pane -p -t top)" || fail "s did not change the sort"
+grep -q 'sort sum' <<<"$(tmux capture-pane -p -t top)" || fail "s did not change the sort"
 tmux send-keys -t top p
 sleep 0.3
 before=$(tmux capture-pane -p -t top | head -n 1)
