@@ -34,11 +34,13 @@ struct {
 static const struct inst_stat zero_inst;
 
 
+__u64 batch_ns;		/* the last batch event's time: its entries' time */
+
 static __always_inline int on_batch(struct chmu_batch *b)
 {
 	int memdev, chmu, inst;
-	__u64 now = bpf_ktime_get_ns(), nr;
 	struct inst_stat *st;
+	__u64 nr;
 	__u32 id;
 
 	if (!b)
@@ -50,12 +52,12 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	id = CHMU_ID(memdev, chmu, inst);
 	if (!chmu_wanted(memdev, chmu, inst))
 		return 0;
+	batch_ns = bpf_ktime_get_ns();
 	st = chmu_lookup_init(&insts, &id, &zero_inst);
 	if (!st)
 		return 0;
-	st->batch_ns = now;
-	st->cur_nr = nr;
 	st->batches++;
+	st->entries += nr;
 	st->fill_sum += nr;
 	if (nr > st->fill_max)
 		st->fill_max = nr;
@@ -67,37 +69,22 @@ static __always_inline int on_batch(struct chmu_batch *b)
 }
 
 /*
- * Per entry: one instance-map lookup and one unit-map lookup (an insert
- * the first time a unit is seen); the clock is read once per batch (its
- * event and its last entry), entries take the batch's time.
+ * Per entry, one unit-map lookup (and an insert the first time a unit is
+ * seen): no clock read (entries take their batch's time; drains of two
+ * instances interleaving on two CPUs can shift a unit's seen times by one
+ * drain) and no per-instance state (the batch event counts entries; the
+ * drain time comes from the driver's drain_ns in sysfs).
  */
 static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
 				    __u64 hpa, int nid, __u64 count)
 {
 	__u32 id = CHMU_ID(memdev, chmu, inst), g = *(volatile __u32 *)&gen;
+	__u64 now = *(volatile __u64 *)&batch_ns;
 	struct unit_key k = {};
 	struct unit_stat *u, init = {};
-	struct inst_stat *st;
-	__u64 now;
 
 	if (!chmu_wanted(memdev, chmu, inst))
 		return 0;
-	st = bpf_map_lookup_elem(&insts, &id);
-	if (st) {
-		now = st->batch_ns;
-		st->entries++;
-		/* The batch's last entry: time the drain from its batch event. */
-		if (st->cur_nr && !--st->cur_nr) {
-			__u64 d = bpf_ktime_get_ns() - now;
-
-			st->drain_ns_sum += d;
-			if (d > st->drain_ns_max)
-				st->drain_ns_max = d;
-			st->drains_timed++;
-		}
-	} else {
-		now = bpf_ktime_get_ns();
-	}
 	k.inst = id;
 	k.slot = dpa >> gran_shift;
 	u = bpf_map_lookup_elem(&units, &k);

@@ -8,9 +8,16 @@
  *
  *   chmu-perf [-a PAGES] [-d MS] EVENT [-- COMMAND [ARG...]]
  *   chmu-perf --check EVENT
+ *   chmu-perf --fuzz N [--seed S] EVENT
  *
  * EVENT is PMU/term=value,.../ with the terms of the PMU's format
  * directory, or config=, config1=, config2= for whole words.
+ *
+ * --fuzz opens N events derived from EVENT: random config words, EVENT's
+ * words with a few bits flipped, or EVENT with random attribute flags,
+ * sample settings and CPUs (some task-bound), closing each one that
+ * opens. It prints how many opened and each errno's count, and fails on
+ * an errno a PMU must not return for a bad configuration.
  */
 #include <argp.h>
 #include <errno.h>
@@ -40,7 +47,9 @@ static struct env {
 	long aux_pages;
 	long delay_ms;
 	int check;
-} env = { .aux_pages = 16 };
+	long fuzz;
+	uint64_t seed;
+} env = { .aux_pages = 16, .seed = 1 };
 
 struct rec {
 	int fd;
@@ -76,6 +85,9 @@ static const struct argp_option opts[] = {
 	  "keep recording MS milliseconds after COMMAND ends", 0 },
 	{ "check", 'c', NULL, 0,
 	  "only open the event: print ok or the errno name (exit 0 or 3)", 0 },
+	{ "fuzz", 'f', "N", 0,
+	  "open N random variations of EVENT; summary of errnos (exit 0 or 3)", 0 },
+	{ "seed", 's', "S", 0, "seed for --fuzz (default 1)", 0 },
 	{},
 };
 
@@ -97,6 +109,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'c':
 		env.check = 1;
+		break;
+	case 'f':
+	case 's':
+		errno = 0;
+		if (key == 'f')
+			env.fuzz = strtol(arg, &end, 0);
+		else
+			env.seed = strtoull(arg, &end, 0);
+		if (errno || *end || end == arg || env.fuzz < 0)
+			argp_error(state, "invalid number '%s'", arg);
 		break;
 	case ARGP_KEY_ARG:
 		env.event = arg;
@@ -178,6 +200,96 @@ static void build_attr(const char *ev, struct perf_event_attr *attr, int *cpu)
 	attr->config = cfg[0];
 	attr->config1 = cfg[1];
 	attr->config2 = cfg[2];
+}
+
+static uint64_t fuzz_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * --fuzz: bounded random opens. What a PMU may answer a bad attribute
+ * with: EINVAL, EOPNOTSUPP, ENOENT (not its type), ENODEV (no such CPU),
+ * E2BIG (attr size), EBUSY; anything else is reported as unexpected.
+ */
+static int fuzz(const struct perf_event_attr *base, int cpu)
+{
+	static const int allowed[] = { EINVAL, EOPNOTSUPP, ENOENT, ENODEV,
+				       E2BIG, EBUSY };
+	unsigned long counts[160] = { 0 }, opened = 0, unexpected = 0;
+	int ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t st = env.seed;
+	long i;
+
+	for (i = 0; i < env.fuzz; i++) {
+		struct perf_event_attr a = *base;
+		__u64 r = fuzz_rand(&st), *w[3] = { &a.config, &a.config1, &a.config2 };
+		int c = cpu, pid = -1, fd, e, k;
+
+		switch (r % 4) {
+		case 0:		/* random words */
+			for (k = 0; k < 3; k++)
+				*w[k] = fuzz_rand(&st) >> (fuzz_rand(&st) % 64);
+			break;
+		case 1:		/* the event with one to three bits flipped */
+			for (k = 0; k <= (int)(r >> 8) % 3; k++)
+				*w[fuzz_rand(&st) % 3] ^= 1ULL << (fuzz_rand(&st) % 64);
+			break;
+		case 2:		/* the event with random flags and sampling */
+			r = fuzz_rand(&st);
+			a.disabled = r & 1;
+			a.inherit = r >> 1 & 1;
+			a.pinned = r >> 2 & 1;
+			a.exclusive = r >> 3 & 1;
+			a.exclude_user = r >> 4 & 1;
+			a.exclude_kernel = r >> 5 & 1;
+			a.exclude_hv = r >> 6 & 1;
+			a.exclude_idle = r >> 7 & 1;
+			a.freq = r >> 8 & 1;
+			a.enable_on_exec = r >> 9 & 1;
+			a.precise_ip = r >> 10 & 3;
+			a.exclude_host = r >> 12 & 1;
+			a.exclude_guest = r >> 13 & 1;
+			a.watermark = r >> 14 & 1;
+			a.sample_period = fuzz_rand(&st) % 3 ? 0 : fuzz_rand(&st) % 10000;
+			a.sample_type = fuzz_rand(&st) & 0xfffff;
+			a.read_format = fuzz_rand(&st) & 0x1f;
+			a.aux_watermark = fuzz_rand(&st) % 3 ? 0 : (uint32_t)fuzz_rand(&st);
+			break;
+		default:	/* the event on another CPU, or bound to a task */
+			c = (int)(fuzz_rand(&st) % (ncpu + 2)) - 1;
+			if (c < 0 || fuzz_rand(&st) % 4 == 0)
+				pid = 0;
+			break;
+		}
+		fd = syscall(__NR_perf_event_open, &a, pid, c, -1, 0);
+		if (fd >= 0) {
+			opened++;
+			close(fd);
+			continue;
+		}
+		e = errno;
+		if (e >= 0 && e < 160)
+			counts[e]++;
+		for (k = 0; k < (int)(sizeof(allowed) / sizeof(allowed[0])); k++)
+			if (allowed[k] == e)
+				break;
+		if (k == (int)(sizeof(allowed) / sizeof(allowed[0])) && !unexpected++)
+			fprintf(stderr, "chmu-perf: fuzz %ld: config=%#llx,config1=%#llx,config2=%#llx cpu %d pid %d: %s\n",
+				i, (unsigned long long)a.config, (unsigned long long)a.config1,
+				(unsigned long long)a.config2, c, pid, strerror(e));
+	}
+	printf("fuzz iterations=%ld seed=%llu opened=%lu", env.fuzz,
+	       (unsigned long long)env.seed, opened);
+	for (i = 0; i < 160; i++)
+		if (counts[i])
+			printf(" %s=%lu", errname(i), counts[i]);
+	printf(" unexpected=%lu\n", unexpected);
+	return unexpected ? 3 : 0;
 }
 
 static void print_records(struct rec *r, const unsigned char *p, uint64_t len)
@@ -288,6 +400,8 @@ int main(int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return 1;
 	build_attr(env.event, &attr, &cpu);
+	if (env.fuzz)
+		return fuzz(&attr, cpu);
 	r.fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, 0);
 	if (env.check) {
 		printf("%s\n", r.fd < 0 ? errname(errno) : "ok");

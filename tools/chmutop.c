@@ -104,12 +104,40 @@ struct state {
 	struct chmu_inst *insts;
 	int ninst;
 	struct inst_stat *prev;		/* per instance, last interval */
+	struct drain_ctr *dprev;	/* per instance, the driver's counters */
 	uint64_t bpf_ns_prev, bpf_runs_prev;
 	struct top_row *rows;
 	size_t nrows, cap;
 	uint64_t units;			/* map entries */
 	bool interactive, paused, color;
 };
+
+/* The driver's own drain accounting of an instance (sysfs, since enable). */
+struct drain_ctr {
+	uint64_t ns, batches, entries;
+};
+
+static uint64_t attr_u64(const char *dir, const char *name)
+{
+	char path[700];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+/* Counters moved on since @p (a re-enable restarts them: from zero). */
+static uint64_t since(uint64_t cur, uint64_t prev)
+{
+	return cur >= prev ? cur - prev : cur;
+}
 
 static int inst_index(struct state *s, uint32_t id)
 {
@@ -230,6 +258,7 @@ static void health_of(struct state *s, int i, const struct inst_stat *cur,
 		      double secs, struct top_health *h)
 {
 	const struct inst_stat *p = &s->prev[i];
+	struct drain_ctr d;
 
 	memset(h, 0, sizeof(*h));
 	h->secs = secs;
@@ -240,9 +269,13 @@ static void health_of(struct state *s, int i, const struct inst_stat *cur,
 	h->fill_sum = cur->fill_sum - p->fill_sum;
 	h->fill_max = cur->fill_max;
 	h->size = cur->size ? cur->size : s->insts[i].hotlist_size;
-	h->drain_ns_sum = cur->drain_ns_sum - p->drain_ns_sum;
-	h->drain_ns_max = cur->drain_ns_max;
-	h->drains_timed = cur->drains_timed - p->drains_timed;
+	d.ns = attr_u64(s->insts[i].path, "drain_ns");
+	d.batches = attr_u64(s->insts[i].path, "batches");
+	d.entries = attr_u64(s->insts[i].path, "entries");
+	h->drain_ns = since(d.ns, s->dprev[i].ns);
+	h->drain_batches = since(d.batches, s->dprev[i].batches);
+	h->drain_entries = since(d.entries, s->dprev[i].entries);
+	s->dprev[i] = d;
 }
 
 static void frame(struct state *s, double secs, unsigned int n)
@@ -283,7 +316,8 @@ static void frame(struct state *s, double secs, unsigned int n)
 			chmu_json_u64(stdout, "lost", h.lost);
 			chmu_json_u64(stdout, "fill_max", h.fill_max);
 			chmu_json_u64(stdout, "size", h.size);
-			chmu_json_u64(stdout, "drain_ns_max", h.drain_ns_max);
+			chmu_json_u64(stdout, "drain_ns", h.drain_ns);
+			chmu_json_u64(stdout, "drain_batches", h.drain_batches);
 			chmu_json_u64(stdout, "bpf_ns", bpf_ns - s->bpf_ns_prev);
 			chmu_json_u64(stdout, "dropped", dropped);
 			chmu_json_end(stdout);
@@ -430,9 +464,15 @@ int main(int argc, char **argv)
 		return err;
 	s.ninst = n;
 	s.prev = calloc(n, sizeof(*s.prev));
-	if (!s.prev) {
+	s.dprev = calloc(n, sizeof(*s.dprev));
+	if (!s.prev || !s.dprev) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
+	}
+	for (int i = 0; i < n; i++) {	/* the first interval starts now */
+		s.dprev[i].ns = attr_u64(s.insts[i].path, "drain_ns");
+		s.dprev[i].batches = attr_u64(s.insts[i].path, "batches");
+		s.dprev[i].entries = attr_u64(s.insts[i].path, "entries");
 	}
 	for (int i = 0; i < n; i++)
 		if (s.insts[i].unit_shift < shift)
@@ -509,6 +549,7 @@ cleanup:
 	chmutop_bpf__destroy(s.skel);
 	free(s.rows);
 	free(s.prev);
+	free(s.dprev);
 	chmu_close(s.insts, n);
 	return err;
 }

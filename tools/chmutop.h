@@ -31,11 +31,6 @@ struct inst_stat {
 	__u64 fill_sum;		/* sum of batch sizes (entries per drain) */
 	__u64 fill_max;
 	__u64 size;		/* hotlist entries */
-	__u64 drain_ns_sum;	/* batch event to its last entry event */
-	__u64 drain_ns_max;
-	__u64 drains_timed;
-	__u64 batch_ns;		/* the current batch's event */
-	__u64 cur_nr;		/* entries of the current batch still to come */
 };
 
 #endif

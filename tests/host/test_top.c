@@ -59,8 +59,8 @@ static void test_format(void)
 	struct top_health h = {
 		.secs = 2, .batches = 2, .entries = 4, .overflows = 1, .lost = 3,
 		.fill_sum = 4, .fill_max = 3, .size = 1024,
-		.drain_ns_sum = 3000000, .drain_ns_max = 2000000,
-		.drains_timed = 2, .bpf_ns = 500000, .bpf_runs = 6,
+		.drain_ns = 3000000, .drain_batches = 2, .drain_entries = 4,
+		.bpf_ns = 500000, .bpf_runs = 6,
 	};
 
 	CHECK(!strcmp(top_fmt_age(12.4, n, sizeof(n)), "12s"));
@@ -99,7 +99,7 @@ static void test_format(void)
 	if (nl) {
 		*nl = '\0';
 		CHECK(!strcmp(buf, "  batches 1/s entries 2/s overflows 1 lost 3 fill 2/1024 max 3"));
-		CHECK(!strcmp(nl + 1, "  drain avg 1.500 max 2.000 ms   bpf 0.250 ms/s (6 runs)"));
+		CHECK(!strcmp(nl + 1, "  drain 1.500 ms/batch 750.00 us/entry   bpf 0.250 ms/s (6 runs)"));
 		CHECK(strlen(nl + 1) <= TOP_WIDTH);
 	}
 }

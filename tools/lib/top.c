@@ -152,8 +152,10 @@ void top_fmt_health(char *buf, size_t len, const struct top_health *h)
 {
 	char b[16], e[16];
 	double avg_fill = h->batches ? (double)h->fill_sum / h->batches : 0;
-	double avg_ms = h->drains_timed ?
-		h->drain_ns_sum / 1e6 / h->drains_timed : 0;
+	double avg_ms = h->drain_batches ?
+		h->drain_ns / 1e6 / h->drain_batches : 0;
+	double per_entry = h->drain_entries ?
+		(double)h->drain_ns / h->drain_entries : 0;
 	int n;
 
 	n = snprintf(buf, len,
@@ -165,7 +167,7 @@ void top_fmt_health(char *buf, size_t len, const struct top_health *h)
 	if (n < 0 || (size_t)n >= len)
 		return;
 	snprintf(buf + n, len - n,
-		 "  drain avg %.3f max %.3f ms   bpf %.3f ms/s (%" PRIu64 " runs)",
-		 avg_ms, h->drain_ns_max / 1e6,
+		 "  drain %.3f ms/batch %.2f us/entry   bpf %.3f ms/s (%" PRIu64 " runs)",
+		 avg_ms, per_entry / 1e3,
 		 h->secs > 0 ? h->bpf_ns / 1e6 / h->secs : 0, h->bpf_runs);
 }

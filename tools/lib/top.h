@@ -50,7 +50,8 @@ struct top_health {
 	double secs;
 	uint64_t batches, entries, overflows, lost;
 	uint64_t fill_sum, fill_max, size;
-	uint64_t drain_ns_sum, drain_ns_max, drains_timed;
+	/* the driver's counters (sysfs drain_ns, batches, entries) */
+	uint64_t drain_ns, drain_batches, drain_entries;
 	uint64_t bpf_ns, bpf_runs;
 };
 
