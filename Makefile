@@ -1,7 +1,10 @@
 # CHMU observability lab. Run as root on Debian 12; see README.md.
 #
 #   make              install missing packages, build kernel, QEMU and tools
-#   make test         host unit tests, device tests and guest tests
+#   make test         host unit tests, device tests and guest tests (and the
+#                     stress suite once the debug kernel exists)
+#   make test-stress  the stress suite on the debug kernel (KASAN, lockdep,
+#                     kmemleak), building it first (~20 min the first time)
 #   make check        host-only tests and QEMU qtests (seconds, no guest)
 #   make guest CMD=…  boot the guest and run CMD in it
 #   make shell        interactive guest shell
@@ -35,7 +38,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 VMLINUX_H  := $(BUILD)/vmlinux/vmlinux.h
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*.c))
 
-.PHONY: all deps kernel perf qemu tools check test guest shell demo bench clean FORCE
+.PHONY: all deps kernel kernel-debug perf qemu tools check test test-stress guest shell demo bench clean FORCE
 
 all: deps kernel perf qemu tools
 
@@ -44,6 +47,9 @@ deps:
 
 kernel: deps
 	$(Q)lab/build-kernel.sh
+
+kernel-debug: kernel
+	$(Q)KVARIANT=debug lab/build-kernel.sh
 
 perf: kernel
 	$(Q)lab/build-perf.sh
@@ -92,6 +98,9 @@ check: qemu $(HOST_TESTS) tools
 
 test: all $(HOST_TESTS)
 	$(Q)tests/run all
+
+test-stress: all kernel-debug
+	$(Q)tests/run stress
 
 # CMD reaches the guest as typed: make must not expand $(...) in it.
 override CMD := $(value CMD)

@@ -123,6 +123,33 @@ static void test_full(void)
 	alert_free(&t);
 }
 
+/* The table starts small and grows, keeping every key's state. */
+static void test_grow(void)
+{
+	struct alert_table t;
+	struct alert_cfg c = { ALERT_COUNT, 200, 100, 100, 0 };
+	struct alert_key k = { .inst = 1 };
+	uint64_t i, alerts = 0;
+
+	CHECK(alert_init(&t, &c, 3000) == 0);
+	CHECK(t.cap == ALERT_INITIAL_KEYS);
+	for (i = 0; i < 3000; i++) {
+		k.slot = i;
+		alerts += obs(&t, &k, 0, 300, NULL);
+	}
+	CHECK(alerts == 3000 && t.used == 3000 && t.full == 0);
+	CHECK(t.cap == 3000);		/* 1024, 2048, then the maximum */
+	/* all still disarmed after the moves: no second alert */
+	for (i = 0, alerts = 0; i < 3000; i++) {
+		k.slot = i;
+		alerts += obs(&t, &k, 1, 300, NULL);
+	}
+	CHECK(alerts == 0 && t.used == 3000);
+	k.slot = 5000;
+	CHECK(obs(&t, &k, 1, 300, NULL) == 0 && t.full == 1);
+	alert_free(&t);
+}
+
 int main(void)
 {
 	test_config();
@@ -131,5 +158,6 @@ int main(void)
 	test_rate();
 	test_holdoff();
 	test_full();
+	test_grow();
 	return check_report("test_alert");
 }

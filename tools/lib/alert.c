@@ -13,10 +13,11 @@ int alert_init(struct alert_table *t, const struct alert_cfg *cfg, size_t cap)
 	    cfg->holdoff < 0 || (cfg->metric != ALERT_COUNT &&
 				 cfg->metric != ALERT_RATE) || !cap)
 		return -EINVAL;
-	t->v = calloc(cap, sizeof(*t->v));
+	t->max = cap;
+	t->cap = cap < ALERT_INITIAL_KEYS ? cap : ALERT_INITIAL_KEYS;
+	t->v = calloc(t->cap, sizeof(*t->v));
 	if (!t->v)
 		return -ENOMEM;
-	t->cap = cap;
 	t->cfg = *cfg;
 	return 0;
 }
@@ -35,9 +36,37 @@ static size_t hash(const struct alert_key *k, size_t cap)
 }
 
 static struct alert_state *find(struct alert_table *t,
+				const struct alert_key *k, bool add);
+
+/* Double the table (up to its maximum) once it is half full. */
+static void grow(struct alert_table *t)
+{
+	struct alert_table n = *t;
+	size_t i;
+
+	if (t->used * 2 < t->cap || t->cap >= t->max)
+		return;
+	n.cap = t->cap * 2 < t->max ? t->cap * 2 : t->max;
+	n.v = calloc(n.cap, sizeof(*n.v));
+	if (!n.v)
+		return;		/* keep probing the full-ish table */
+	n.used = 0;
+	for (i = 0; i < t->cap; i++) {
+		if (t->v[i].used)
+			*find(&n, &t->v[i].key, true) = t->v[i];
+	}
+	free(t->v);
+	*t = n;
+}
+
+static struct alert_state *find(struct alert_table *t,
 				const struct alert_key *k, bool add)
 {
-	size_t i = hash(k, t->cap), n;
+	size_t i, n;
+
+	if (add)
+		grow(t);
+	i = hash(k, t->cap);
 
 	for (n = 0; n < t->cap; n++, i = (i + 1) % t->cap) {
 		struct alert_state *s = &t->v[i];

@@ -26,6 +26,7 @@ struct alert_cfg {
 };
 
 #define ALERT_SAMPLES 64	/* entries per key kept for the window */
+#define ALERT_INITIAL_KEYS 1024	/* the table doubles up to its maximum */
 
 struct alert_key {
 	uint32_t inst;
@@ -46,7 +47,7 @@ struct alert_state {
 struct alert_table {
 	struct alert_cfg cfg;
 	struct alert_state *v;
-	size_t cap, used;
+	size_t cap, used, max;	/* slots, keys, most keys */
 	uint64_t alerts, suppressed, rearms, full;
 };
 
@@ -57,7 +58,11 @@ struct alert_event {
 	int nid;
 };
 
-/* -EINVAL for a configuration that makes no sense (rearm > threshold, ...) */
+/*
+ * A table of at most @cap keys (it starts small and doubles when half
+ * full). -EINVAL for a configuration that makes no sense (rearm >
+ * threshold, ...).
+ */
 int alert_init(struct alert_table *t, const struct alert_cfg *cfg, size_t cap);
 void alert_free(struct alert_table *t);
 

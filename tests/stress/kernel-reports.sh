@@ -1,0 +1,18 @@
+# Runs last in every guest boot of 'tests/run stress' (the debug kernel):
+# the kernel reported nothing while the tests ran. No KASAN report,
+# lockdep splat, sleep in atomic context, list or object debugging
+# complaint, warning or oops in the log, and kmemleak finds no leak after
+# two scans (reports from the boot itself, before any test, are not
+# ours: kmemleak is cleared when the suite starts, see guest-suite.sh).
+. tests/lib.sh
+dmesg | grep -q 'KernelAddressSanitizer initialized' || fail "not the debug kernel (no KASAN)"
+[ -e /sys/kernel/debug/kmemleak ] || fail "not the debug kernel (no kmemleak)"
+bad=$(dmesg | grep -E 'BUG:|WARNING:|Oops|KASAN:|UBSAN|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|ODEBUG:|list_(add|del) corruption|INFO: task .* blocked' || true)
+[ -z "$bad" ] || { dmesg | tail -n 80; fail "kernel reports: $(head -n 3 <<<"$bad")"; }
+echo "ok: no KASAN, lockdep, atomic-sleep, debug-object or warning report"
+echo scan >/sys/kernel/debug/kmemleak
+sleep 5
+echo scan >/sys/kernel/debug/kmemleak
+leaks=$(cat /sys/kernel/debug/kmemleak)
+[ -z "$leaks" ] || { echo "$leaks" | head -n 60; fail "kmemleak: $(grep -c '^unreferenced object' <<<"$leaks") unreferenced objects"; }
+echo "ok: kmemleak found no leak"
