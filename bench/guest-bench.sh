@@ -4,6 +4,9 @@
 #   guest-bench.sh chmu LABEL    CXL throughput with the CHMU off, then on
 #   guest-bench.sh drain         the driver's drain cost per hotlist entry
 #                                under each consumer, and the toolkit's CPU
+#   guest-bench.sh scale LABEL   drain cost per entry with chmutop attached
+#                                as enabled instances and entry rate grow
+#                                (LABEL: the boot's hotlist size)
 #   guest-bench.sh accuracy LABEL [damon]
 #                                top-K recall/precision of chmutop on a Zipf
 #                                workload with known truth; with damon, DAMON
@@ -132,6 +135,53 @@ drain)
 	}' "$R/drain.txt" >"$R/cpu.md"
 	awk -F'|' 'BEGIN { printf "[" } { printf "%s{\"consumer\":\"%s\",\"entries\":%d,\"drain_ns\":%d,\"bpf_ns\":%d,\"user_ns\":%d}", (NR > 1 ? "," : ""), $1, $2, $3, $4, $5 } END { printf "]" }' \
 		"$R/drain.txt" >"$R/drain.json"
+	;;
+scale)
+	modprobe cxl_hmu
+	B=/sys/bus/cxl/devices/hmu_mem0.0
+	ninst=$(cat $B/num_instances)
+	size=$(cat $B/hmu_mem0.0.0/hotlist_size)
+	# run N THRESHOLD: N instances enabled (always-on, 4 KiB units, fill at
+	# a quarter of the list), chmutop on all of them, one load; prints
+	# "N|THRESHOLD|entries|drain_ns|seconds" summed over the instances
+	run() {
+		local n=$1 thr=$2 i top t0 t1 e=0 d=0
+		for ((i = 0; i < n; i++)); do
+			I=$B/hmu_mem0.0.$i
+			echo always-on >$I/mode
+			echo "$thr" >$I/threshold
+			echo 12 >$I/unit_shift
+			echo $((size / 4)) >$I/fill_threshold
+			echo 1 >$I/enable
+		done
+		chmutop -b 1 >/dev/null 2>&1 &
+		top=$!
+		sleep "${BENCH_ATTACH_WAIT:-5}"
+		t0=$(date +%s.%N)
+		chmu-workload stream --dax "$DEV" --size 2M --passes "${BENCH_SCALE_PASSES:-4}" >/dev/null
+		sleep 1.5
+		t1=$(date +%s.%N)
+		for ((i = 0; i < n; i++)); do
+			I=$B/hmu_mem0.0.$i
+			e=$((e + $(cat $I/entries)))
+			d=$((d + $(cat $I/drain_ns)))
+		done
+		kill -INT $top
+		wait $top || true
+		for ((i = 0; i < n; i++)); do echo 0 >$B/hmu_mem0.0.$i/enable; done
+		echo "$n|$thr|$e|$d|$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')"
+	}
+	: >"$R/scale.txt"
+	for n in 1 2 4; do
+		[ "$n" -le "$ninst" ] && echo "$2|$(run "$n" 4)" >>"$R/scale.txt"
+	done
+	for thr in 64 16; do
+		echo "$2|$(run 1 "$thr")" >>"$R/scale.txt"
+	done
+	awk -F'|' '{ printf "| %s | %d | %d | %d | %.0f | %.1f |\n", $1, $2, $3, $4, $4 / $6, $5 / $4 }' \
+		"$R/scale.txt" >"$R/scale.md"
+	awk -F'|' '{ printf "%s{\"hotlist_size\":%s,\"instances\":%d,\"threshold\":%d,\"entries\":%d,\"drain_ns\":%d,\"seconds\":%s}", (NR > 1 ? "," : ""), $1, $2, $3, $4, $5, $6 }' \
+		"$R/scale.txt" >"$R/scale.json"
 	;;
 accuracy)
 	label=$2 damon=${3-}

@@ -44,6 +44,15 @@ for m in "${acc_models[@]}"; do
 	i=$((i + 1))
 done
 
+# Scale: hotlist sizes (one boot each, 4 instances), instances and rate.
+i=0
+for hs in 64 1024 8192; do
+	msg BENCH "scale: hotlist of $hs entries, 1/2/4 instances, thresholds 4/16/64"
+	CHMU_PROPS="chmu-instances=4,chmu-hotlist-size=$hs" CHMU_RESULTS=$res/s$i \
+		qemu/run-guest.sh "bench/guest-bench.sh scale $hs" >/dev/null
+	i=$((i + 1))
+done
+
 msg BENCH "drain cost per entry and toolkit CPU, per consumer"
 CHMU_RESULTS=$res/drain qemu/run-guest.sh 'bench/guest-bench.sh drain' >/dev/null
 
@@ -116,6 +125,23 @@ over the run.
 |---|---|---|---|---|---|---|---|---|
 MD
 	cat "$res"/a*/rows.md
+	cat <<'MD'
+
+## Scale: drain cost per entry with chmutop attached
+
+One boot per hotlist size, each device with 4 instances (all monitoring
+the whole device); in each boot the same stream over 2 MiB in always-on
+mode, 4 KiB units, fill threshold a quarter of the list: 1, 2 and 4
+instances enabled at threshold 4 (every access counted by each enabled
+instance, so entries grow with instances), then 1 instance at thresholds
+16 and 64 (fewer entries for the same accesses). chmutop watches all the
+enabled instances. ns per entry: the driver's drain_ns / entries summed
+over the instances; entries/s: over the load and the drain after it.
+
+| hotlist size | instances | threshold | entries | entries/s | drain ns/entry |
+|---|---|---|---|---|---|
+MD
+	cat "$res"/s*/scale.md
 } >"$out/results.md"
 {
 	printf '{"version":1,"memory":'
@@ -126,6 +152,8 @@ MD
 	cat "$res/drain/drain.json"
 	printf ',"accuracy":['
 	cat "$res"/a*/rows.json | paste -sd,
+	printf '],"scale":['
+	for f in "$res"/s*/scale.json; do cat "$f"; [ "$f" = "$(ls "$res"/s*/scale.json | tail -n 1)" ] || printf ,; done
 	printf ']'
 
 	printf '}\n'

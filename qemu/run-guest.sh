@@ -19,6 +19,7 @@
 #   CHMU_PROPS=...    properties appended to every cxl-type3 device
 #   GUEST_MEM=S       guest DRAM (default 2G), on NUMA node 0
 #   GUEST_CPUS=N      vCPUs (default 2)
+#   GUEST_CPU=MODEL   QEMU -cpu (default max,hypervisor=off)
 #   GUEST_TIMEOUT=S   watchdog: seconds before a guest is killed (default 900)
 #   CHMU_RESULTS=DIR  keep the results share here (default: a temporary dir)
 #   QEMU_EXTRA=...    extra QEMU arguments
@@ -35,6 +36,11 @@ CXL_MEM_SIZE=${CXL_MEM_SIZE:-512M}
 GUEST_MEM=${GUEST_MEM:-2G}
 GUEST_CPUS=${GUEST_CPUS:-2}
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-900}
+# hypervisor=off: CXL region commit needs it in a VM (cache invalidation).
+# The debug kernel: no 5-level paging, whose early interrupt handling
+# KASAN reports as a wild access before any of our code runs (and the
+# taint turns lockdep off for the whole boot).
+GUEST_CPU=${GUEST_CPU:-max,hypervisor=off${KVARIANT:+,la57=off}}
 # Properties every lab device gets before CHMU_PROPS.
 CHMU_DEFAULT_PROPS=${CHMU_DEFAULT_PROPS-chmu=on}
 
@@ -79,7 +85,7 @@ trap cleanup EXIT
 } >"$res/env"
 
 args=(
-	-M q35,cxl=on,sata=off -accel tcg -cpu max,hypervisor=off
+	-M q35,cxl=on,sata=off -accel tcg -cpu "$GUEST_CPU"
 	-smp "$GUEST_CPUS" -m "$GUEST_MEM"
 	-object memory-backend-ram,id=ram0,size="$GUEST_MEM"
 	-numa node,nodeid=0,cpus=0-$((GUEST_CPUS - 1)),memdev=ram0
