@@ -64,6 +64,18 @@ guest_errors() {
 
 # Driver tests -------------------------------------------------------------
 
+# kernel_quiet: fail if the kernel log holds a warning, oops, KASAN report,
+# lockdep splat, sleep in atomic context or debug-object complaint (the
+# debug kernel's boot banners for KASAN, lockdep and kmemleak are not).
+KERNEL_REPORTS='BUG:|WARNING:|Oops|KASAN:|UBSAN|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|ODEBUG:|list_(add|del) corruption|INFO: task .* blocked'
+kernel_quiet() {
+	local log bad
+	log=$(dmesg)
+	bad=$(grep -E "$KERNEL_REPORTS" <<<"$log" || true)
+	[ -z "$bad" ] || { tail -n 60 <<<"$log"; fail "kernel reports: $(head -n 3 <<<"$bad")"; }
+	echo "ok: the kernel log is quiet"
+}
+
 HMU=/sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.0
 TRACE=/sys/kernel/tracing
 

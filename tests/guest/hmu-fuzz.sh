@@ -21,11 +21,12 @@ expect_eq "$(cat $HMU/enable)" 0 "disabled after the fuzz"
 
 # Still exact: units 3 and 7, 100 and 300 reads, through perf and sysfs.
 out=$(chmu-perf "$PMU/$ok/" -- sh -c "chmu-workload touch --dax $DEV --size 2M --units 3 --count 100 >/dev/null && chmu-workload touch --dax $DEV --size 2M --units 7 --count 300 >/dev/null && sleep 1.2")
-expect_eq "$(aux_entries <<<"$out")" "7:300 3:100" "AUX entries after the fuzz"
+# (sorted: on a slow kernel the two workloads may fall in two epochs)
+expect_eq "$(aux_entries <<<"$out" | tr ' ' '\n' | sort | paste -sd' ')" "3:100 7:300" "AUX entries after the fuzz"
 hmu_cfg threshold=5 epoch_us=500000 fill_threshold=0 unit_shift=12 enable=1
 touch_units 9 40
 sleep 1.2
 hmu_cfg enable=0
 expect_eq "$(trace_entries | tr ' ' '\n' | grep '^9:')" "9:40" "tracepoint entry after the fuzz"
-dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace|KASAN|kmemleak' && fail "kernel complained"
+kernel_quiet
 echo ok

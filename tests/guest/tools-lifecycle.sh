@@ -44,5 +44,5 @@ expect_eq "$(grep -E '^@\[' /tmp/lc.bt | tr '\n' ' ')" "@[3]: 100 @[7]: 300 " "b
 
 rmmod cxl_hmu || fail "rmmod failed after the tools exited"
 modprobe cxl_hmu
-dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace' && fail "kernel complained"
+kernel_quiet
 echo ok

@@ -10,7 +10,7 @@ grep -q 'KernelAddressSanitizer initialized' <<<"$log" || fail "not the debug ke
 [ -e /sys/kernel/debug/kmemleak ] || fail "not the debug kernel (no kmemleak)"
 [ -e /proc/lockdep ] || fail "not the debug kernel (no lockdep)"
 grep -q 'Disabling lock debugging' <<<"$log" && fail "lock debugging was turned off: $(grep -m1 -B2 'Disabling lock debugging' <<<"$log")"
-bad=$(grep -E 'BUG:|WARNING:|Oops|KASAN:|UBSAN|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|ODEBUG:|list_(add|del) corruption|INFO: task .* blocked' <<<"$log" || true)
+bad=$(grep -E "$KERNEL_REPORTS" <<<"$log" || true)
 [ -z "$bad" ] || { tail -n 80 <<<"$log"; fail "kernel reports: $(head -n 3 <<<"$bad")"; }
 echo "ok: no KASAN, lockdep, atomic-sleep, debug-object or warning report"
 echo scan >/sys/kernel/debug/kmemleak
