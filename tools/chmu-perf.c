@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "lib/perfev.h"
+#include "lib/zipf.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
 #define DATA_PAGES 8
@@ -202,15 +203,6 @@ static void build_attr(const char *ev, struct perf_event_attr *attr, int *cpu)
 	attr->config2 = cfg[2];
 }
 
-static uint64_t fuzz_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /*
  * --fuzz: bounded random opens. What a PMU may answer a bad attribute
  * with: EINVAL, EOPNOTSUPP, ENOENT (not its type), ENODEV (no such CPU),
@@ -227,20 +219,20 @@ static int fuzz(const struct perf_event_attr *base, int cpu)
 
 	for (i = 0; i < env.fuzz; i++) {
 		struct perf_event_attr a = *base;
-		__u64 r = fuzz_rand(&st), *w[3] = { &a.config, &a.config1, &a.config2 };
+		__u64 r = zipf_rand(&st), *w[3] = { &a.config, &a.config1, &a.config2 };
 		int c = cpu, pid = -1, fd, e, k;
 
 		switch (r % 4) {
 		case 0:		/* random words */
 			for (k = 0; k < 3; k++)
-				*w[k] = fuzz_rand(&st) >> (fuzz_rand(&st) % 64);
+				*w[k] = zipf_rand(&st) >> (zipf_rand(&st) % 64);
 			break;
 		case 1:		/* the event with one to three bits flipped */
 			for (k = 0; k <= (int)(r >> 8) % 3; k++)
-				*w[fuzz_rand(&st) % 3] ^= 1ULL << (fuzz_rand(&st) % 64);
+				*w[zipf_rand(&st) % 3] ^= 1ULL << (zipf_rand(&st) % 64);
 			break;
 		case 2:		/* the event with random flags and sampling */
-			r = fuzz_rand(&st);
+			r = zipf_rand(&st);
 			a.disabled = r & 1;
 			a.inherit = r >> 1 & 1;
 			a.pinned = r >> 2 & 1;
@@ -255,14 +247,14 @@ static int fuzz(const struct perf_event_attr *base, int cpu)
 			a.exclude_host = r >> 12 & 1;
 			a.exclude_guest = r >> 13 & 1;
 			a.watermark = r >> 14 & 1;
-			a.sample_period = fuzz_rand(&st) % 3 ? 0 : fuzz_rand(&st) % 10000;
-			a.sample_type = fuzz_rand(&st) & 0xfffff;
-			a.read_format = fuzz_rand(&st) & 0x1f;
-			a.aux_watermark = fuzz_rand(&st) % 3 ? 0 : (uint32_t)fuzz_rand(&st);
+			a.sample_period = zipf_rand(&st) % 3 ? 0 : zipf_rand(&st) % 10000;
+			a.sample_type = zipf_rand(&st) & 0xfffff;
+			a.read_format = zipf_rand(&st) & 0x1f;
+			a.aux_watermark = zipf_rand(&st) % 3 ? 0 : (uint32_t)zipf_rand(&st);
 			break;
 		default:	/* the event on another CPU, or bound to a task */
-			c = (int)(fuzz_rand(&st) % (ncpu + 2)) - 1;
-			if (c < 0 || fuzz_rand(&st) % 4 == 0)
+			c = (int)(zipf_rand(&st) % (ncpu + 2)) - 1;
+			if (c < 0 || zipf_rand(&st) % 4 == 0)
 				pid = 0;
 			break;
 		}
