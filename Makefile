@@ -1,8 +1,7 @@
 # CHMU observability lab. Run as root on Debian 12; see README.md.
 #
 #   make              install missing packages, build kernel, QEMU and tools
-#   make test         host unit tests, device tests and guest tests (and the
-#                     stress suite once the debug kernel exists)
+#   make test         host unit tests, device tests and guest tests
 #   make test-stress  the stress suite on the debug kernel (KASAN, lockdep,
 #                     kmemleak), building it first (~20 min the first time)
 #   make check        host-only tests and QEMU qtests (seconds, no guest)
