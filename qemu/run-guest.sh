@@ -84,6 +84,14 @@ trap cleanup EXIT
 	[ $shell -eq 1 ] || printf 'GUEST_CMD=%q\n' "$1"
 } >"$res/env"
 
+# Once a region is system RAM, the guest may hand the 9p devices pages of
+# CXL memory to read into or write from. QEMU reaches that memory only
+# through the device's MMIO callbacks, so it maps such a buffer by bouncing
+# it, and a PCI device may bounce 4 KiB at a time by default: the next
+# buffer fails ("virtio: bogus descriptor or out of resources"), the device
+# stops and the guest waits for its file system forever. Allow every
+# request a 9p queue can hold (128 x msize).
+p9bounce=disable-legacy=on,iommu_platform=on,x-max-bounce-buffer-size=64M
 args=(
 	-M q35,cxl=on,sata=off -accel tcg -cpu "$GUEST_CPU"
 	-smp "$GUEST_CPUS" -m "$GUEST_MEM"
@@ -95,9 +103,9 @@ args=(
 	-kernel "$KERNEL"
 	-append "console=ttyS0 root=hostroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro init=$LAB_ROOT/qemu/guest-init panic=-1 oops=panic tsc=reliable no_timer_check"
 	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on
-	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot,$p9bounce
 	-fsdev local,id=results,path="$res",security_model=none
-	-device virtio-9p-pci,fsdev=results,mount_tag=results
+	-device virtio-9p-pci,fsdev=results,mount_tag=results,$p9bounce
 	-serial file:"$res/console.log"
 	-chardev stdio,id=out,signal=off
 	-serial chardev:out
