@@ -21,6 +21,8 @@
 #   GUEST_CPUS=N      vCPUs (default 2)
 #   GUEST_CPU=MODEL   QEMU -cpu (default max,hypervisor=off)
 #   GUEST_TIMEOUT=S   watchdog: seconds before a guest is killed (default 900)
+#   GUEST_IDLE_TIMEOUT=S  kill it too when tests/guest-suite.sh has started
+#                     no test for S seconds (default: no such limit)
 #   CHMU_RESULTS=DIR  keep the results share here (default: a temporary dir)
 #   QEMU_EXTRA=...    extra QEMU arguments
 #   KVARIANT=debug    boot the debug kernel (make kernel-debug)
@@ -64,7 +66,9 @@ else
 	res=$(mktemp -d "${TMPDIR:-/tmp}/chmu-guest.XXXXXX")
 	keep=0
 fi
+qpid=
 cleanup() {
+	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
 	[ -f "$res/console.log" ] && cp "$res/console.log" "$LOG_DIR/guest-console.log"
 	[ $keep -eq 1 ] || rm -rf "$res"
 }
@@ -125,12 +129,32 @@ done
 args+=(${QEMU_EXTRA-})
 
 rc=0
+idle=0
 if [ $shell -eq 1 ]; then
 	"$QEMU" "${args[@]}" || rc=$?
 else
-	timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" </dev/null || rc=$?
+	timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" </dev/null &
+	qpid=$!
+	if [ -n "${GUEST_IDLE_TIMEOUT-}" ]; then
+		# tests/guest-suite.sh rewrites $res/current as each test starts
+		while kill -0 "$qpid" 2>/dev/null; do
+			sleep 5
+			last=$(stat -c %Y "$res/current" "$res/env" 2>/dev/null | sort -n | tail -n 1) || true
+			if [ $(($(date +%s) - last)) -gt "$GUEST_IDLE_TIMEOUT" ]; then
+				idle=1
+				kill "$qpid"
+				break
+			fi
+		done
+	fi
+	wait "$qpid" || rc=$?
 fi
 
+if [ $idle -eq 1 ]; then
+	echo "error: guest watchdog: test '$(cut -d' ' -f1 "$res/current" 2>/dev/null)' still running after ${GUEST_IDLE_TIMEOUT}s, guest killed (console: $LOG_DIR/guest-console.log)" >&2
+	tail -n 15 "$res/console.log" >&2 || true
+	exit 124
+fi
 if [ "${V:-0}" = 1 ] && [ -f "$res/console.log" ]; then
 	echo "---- guest console ----" >&2
 	cat "$res/console.log" >&2
