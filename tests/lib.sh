@@ -64,6 +64,24 @@ guest_errors() {
 
 # Driver tests -------------------------------------------------------------
 
+# stop_bpftrace PID: Ctrl-C a bpftrace, wait until it has printed its maps
+# and exited; its exit status. bpftrace 0.17 notices SIGINT only when the
+# signal interrupts its epoll_wait(): one arriving between two calls (a
+# wider window under TCG) is lost and it runs on, so the signal is sent
+# again each second until it exits.
+stop_bpftrace() {
+	local i
+	for i in $(seq 30); do
+		kill -INT "$1" 2>/dev/null || break
+		for _ in $(seq 10); do
+			kill -0 "$1" 2>/dev/null || break 2
+			sleep 0.1
+		done
+		echo "bpftrace $1 still running after SIGINT $i: sending another"
+	done
+	wait "$1"
+}
+
 # kernel_quiet: fail if the kernel log holds a warning, oops, KASAN report,
 # lockdep splat, sleep in atomic context or debug-object complaint (the
 # debug kernel's boot banners for KASAN, lockdep and kmemleak are not).

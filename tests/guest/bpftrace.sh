@@ -26,8 +26,7 @@ bt() {
 	sleep 1.5
 	hmu_cfg enable=0
 	sleep 0.5	# bpftrace prints what is still in its buffers
-	kill -INT $pid
-	wait $pid || true
+	stop_bpftrace $pid || true
 	cat "$out"
 }
 

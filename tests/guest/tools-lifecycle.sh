@@ -32,8 +32,8 @@ echo hmu_mem0.0 >/sys/bus/cxl/drivers/cxl_hmu/bind
 epoch
 touch_units 7 300
 sleep 1.5
-for p in $pids $bt; do kill -INT "$p"; done
-wait $bt || true
+for p in $pids; do kill -INT "$p"; done
+stop_bpftrace $bt || true
 for p in $pids; do wait "$p" || fail "a tool failed (pid $p): $(cat /tmp/lc.*.err)"; done
 
 expect_eq "$(jq -s -r '[.[] | select(.type == "unit")] | group_by(.dpa) | map(last | "\(.dpa):\(.sum)") | join(" ")' /tmp/lc.top)" \

@@ -56,9 +56,9 @@ for p in $top $heat $alert; do
 	echo "ok: pid $p memory grew $growth KiB after warming up"
 done
 sleep 6	# every tool's next interval has the last entries
-for p in $top $heat $alert $bt; do kill -INT $p; done
+for p in $top $heat $alert; do kill -INT $p; done
+stop_bpftrace $bt || true
 for p in $top $heat $alert; do wait $p || fail "pid $p: $(cat /tmp/soak.*.err)"; done
-wait $bt || true
 expect_eq "$(jq -s '[.[] | select(.type == "instance") | .entries] | add' /tmp/soak.top)" "$E" "chmutop entries"
 expect_eq "$(jq -s '[.[] | select(.type == "instance") | .dropped] | max' /tmp/soak.top)" 0 "chmutop entries not counted"
 expect_eq "$(jq -s '[.[] | select(.type == "hist") | .entries] | add' /tmp/soak.heat)" "$E" "chmuheat entries"
