@@ -12,4 +12,6 @@ expect_eq "$(grep -c chmu_hotlist_entry $TRACE/trace)" 0 "entries emitted while 
 # Disabled, the model reports its real tail again: the flush reads it.
 hmu_cfg enable=0
 expect_eq "$(trace_events chmu_hotlist_entry unit count)" "unit=3 count=1" "entry flushed after disable"
-expect_eq "$(dmesg | grep -c 'head 0 / tail 1025 outside the hotlist (1024 entries), not read')" 1 "warnings"
+# The model reports the real tail plus the hotlist's size: 1024 when the
+# first drain came before the entry was posted (a slower kernel), else 1025.
+expect_eq "$(dmesg | grep -cE 'head 0 / tail 102[45] outside the hotlist \(1024 entries\), not read')" 1 "warnings"
