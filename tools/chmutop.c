@@ -117,20 +117,13 @@ struct drain_ctr {
 	uint64_t ns, batches, entries;
 };
 
-static uint64_t attr_u64(const char *dir, const char *name)
+static struct drain_ctr drain_read(const char *inst)
 {
-	char path[700];
-	unsigned long long v = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%llu", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
+	return (struct drain_ctr) {
+		.ns = chmu_attr_u64(inst, "drain_ns"),
+		.batches = chmu_attr_u64(inst, "batches"),
+		.entries = chmu_attr_u64(inst, "entries"),
+	};
 }
 
 /* Counters moved on since @p (a re-enable restarts them: from zero). */
@@ -269,9 +262,7 @@ static void health_of(struct state *s, int i, const struct inst_stat *cur,
 	h->fill_sum = cur->fill_sum - p->fill_sum;
 	h->fill_max = cur->fill_max;
 	h->size = cur->size ? cur->size : s->insts[i].hotlist_size;
-	d.ns = attr_u64(s->insts[i].path, "drain_ns");
-	d.batches = attr_u64(s->insts[i].path, "batches");
-	d.entries = attr_u64(s->insts[i].path, "entries");
+	d = drain_read(s->insts[i].path);
 	h->drain_ns = since(d.ns, s->dprev[i].ns);
 	h->drain_batches = since(d.batches, s->dprev[i].batches);
 	h->drain_entries = since(d.entries, s->dprev[i].entries);
@@ -469,11 +460,8 @@ int main(int argc, char **argv)
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	for (int i = 0; i < n; i++) {	/* the first interval starts now */
-		s.dprev[i].ns = attr_u64(s.insts[i].path, "drain_ns");
-		s.dprev[i].batches = attr_u64(s.insts[i].path, "batches");
-		s.dprev[i].entries = attr_u64(s.insts[i].path, "entries");
-	}
+	for (int i = 0; i < n; i++)	/* the first interval starts now */
+		s.dprev[i] = drain_read(s.insts[i].path);
 	for (int i = 0; i < n; i++)
 		if (s.insts[i].unit_shift < shift)
 			shift = s.insts[i].unit_shift;

@@ -31,7 +31,7 @@ static int read_str(const char *dir, const char *attr, char *buf, size_t len)
 	return 0;
 }
 
-static uint64_t read_u64(const char *dir, const char *attr)
+uint64_t chmu_attr_u64(const char *dir, const char *attr)
 {
 	char buf[64];
 
@@ -78,29 +78,29 @@ int chmu_inst_read(struct chmu_inst *in)
 	if (read_str(in->path, "hotlist_size", buf, sizeof(buf)))
 		return -ENODEV;
 	in->hotlist_size = strtoul(buf, NULL, 0);
-	in->num_ranges = read_u64(in->path, "num_ranges");
-	in->unit_sizes = read_u64(in->path, "unit_sizes");
-	in->ds_factors = read_u64(in->path, "ds_factors");
+	in->num_ranges = chmu_attr_u64(in->path, "num_ranges");
+	in->unit_sizes = chmu_attr_u64(in->path, "unit_sizes");
+	in->ds_factors = chmu_attr_u64(in->path, "ds_factors");
 	if (!read_str(in->path, "modes", buf, sizeof(buf))) {
 		in->epoch_mode = strstr(buf, "epoch") != NULL;
 		in->always_on = strstr(buf, "always-on") != NULL;
 	}
-	in->threshold = read_u64(in->path, "threshold");
-	in->unit_shift = read_u64(in->path, "unit_shift");
-	in->epoch_us = read_u64(in->path, "epoch_us");
-	in->access = read_u64(in->path, "access");
-	in->ds_shift = read_u64(in->path, "ds_shift");
-	in->range_first = read_u64(in->path, "range_first");
-	in->range_count = read_u64(in->path, "range_count");
-	in->fill_threshold = read_u64(in->path, "fill_threshold");
-	in->poll_ms = read_u64(in->path, "poll_ms");
+	in->threshold = chmu_attr_u64(in->path, "threshold");
+	in->unit_shift = chmu_attr_u64(in->path, "unit_shift");
+	in->epoch_us = chmu_attr_u64(in->path, "epoch_us");
+	in->access = chmu_attr_u64(in->path, "access");
+	in->ds_shift = chmu_attr_u64(in->path, "ds_shift");
+	in->range_first = chmu_attr_u64(in->path, "range_first");
+	in->range_count = chmu_attr_u64(in->path, "range_count");
+	in->fill_threshold = chmu_attr_u64(in->path, "fill_threshold");
+	in->poll_ms = chmu_attr_u64(in->path, "poll_ms");
 	in->mode_always_on = !read_str(in->path, "mode", buf, sizeof(buf)) &&
 			     !strcmp(buf, "always-on");
-	in->enabled = read_u64(in->path, "enable") == 1;
+	in->enabled = chmu_attr_u64(in->path, "enable") == 1;
 	if (read_str(in->path, "owner", in->owner, sizeof(in->owner)))
 		strcpy(in->owner, in->enabled ? "sysfs" : "none");
 	snprintf(dir, sizeof(dir), CHMU_SYSFS_DEVICES "/mem%d/ram", in->memdev);
-	in->capacity = read_u64(dir, "size");
+	in->capacity = chmu_attr_u64(dir, "size");
 	return 0;
 }
 

@@ -54,6 +54,8 @@ void chmu_settings_init(struct chmu_settings *s);
 /* Instances in sysfs, sorted by memdev, block, instance; -errno. */
 int chmu_list(struct chmu_inst **out, int *n);
 int chmu_inst_read(struct chmu_inst *in);
+/* A number from sysfs file DIR/ATTR (any base strtoull takes); 0 if unreadable. */
+uint64_t chmu_attr_u64(const char *dir, const char *attr);
 
 /*
  * Parse "memN" into N and "C.I" into block and instance; -EINVAL.
