@@ -1,0 +1,32 @@
+# The emulated CHMU's properties on the QEMU command line: an invalid
+# combination stops QEMU at start-up with one line naming the reason
+# (docs/emulated-device.md); the largest valid values start it.
+. tests/lib.sh
+. lab/lib.sh
+QEMU=$CHMU_CACHE/qemu/build/qemu-system-x86_64
+[ -x "$QEMU" ] || fail "$QEMU missing"
+
+# start PROPS: "rc:first line of stderr" of a paused machine told to quit
+start() {
+	local rc=0 out
+	out=$(echo quit | timeout 60 "$QEMU" -M q35,cxl=on,sata=off -accel tcg -S \
+		-nodefaults -display none -monitor stdio -L /usr/share/seabios -L /usr/share/qemu \
+		-object memory-backend-ram,id=m0,share=on,size=512M \
+		-device pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1 \
+		-device cxl-rp,port=0,bus=cxl.1,id=rp0,chassis=0,slot=2 \
+		-device "cxl-type3,bus=rp0,volatile-memdev=m0,id=d0,sn=1,chmu=on,$1" \
+		-M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G 2>&1 >/dev/null) || rc=$?
+	echo "$rc:$(head -n 1 <<<"$out" | sed 's/^.*: -device [^ ]*: //')"
+}
+ok() { expect_eq "$(start "$1")" "0:" "$1 starts"; }
+bad() { expect_eq "$(start "$1")" "1:$2" "$1 refused"; }
+
+# 512 MiB: one range word, so the hotlist starts at 0x88 and an instance
+# (at most 0xff00 bytes, a 16-bit length) holds (0xff00 - 0x88) / 8 entries.
+ok chmu-hotlist-size=8143
+bad chmu-hotlist-size=8144 "chmu-hotlist-size 8144 does not fit the 16-bit instance length: at most 8143 entries with this capacity"
+bad chmu-hotlist-size=1 "chmu-hotlist-size must be at least 2"
+bad chmu-blocks=0 "chmu-blocks must be 1..4"
+bad chmu-blocks=2,chmu-instances=5 "chmu-blocks x chmu-instances must be 1..8"
+bad chmu-llc-size=32 "chmu-llc-size must be at least 64 bytes"
+echo ok
