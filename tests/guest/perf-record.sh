@@ -33,7 +33,7 @@ if grep -q 'CXL_HMU data: size 32 bytes' rfc.txt; then
 		"RFC command line, raw dump (one epoch)"
 	order="7:300 3:100"
 else
-	expect_eq "$(grep -A7 'CXL_HMU data' rfc.txt | tr '\n' ';')" \
+	expect_eq "$(grep -A6 'CXL_HMU data' rfc.txt | tr '\n' ';')" \
 		". ... CXL_HMU data: size 48 bytes;Header 0: units: 1 $hdr;Header 1 : 1;$e3;Header 0: units: 1 $hdr;Header 1 : 2;$e7;" \
 		"RFC command line, raw dump (two epochs)"
 	order="3:100 7:300"
