@@ -7,6 +7,8 @@
 # KVARIANT=debug builds the same patched source with kernel/debug/*.config
 # merged on top (KASAN, lockdep, kmemleak, ...) into $CHMU_CACHE/kernel-debug,
 # sharing the main build's source tree.
+#
+# --check: exit 0 if the build is current, 1 if it would build.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -32,6 +34,8 @@ key=$( (echo "$src_id"; inputs_key "$0" "$LAB_ROOT/lab/lib.sh" \
 if [ "$(cat "$K/key" 2>/dev/null)" = "$key" ] && [ -f "$OUT/arch/x86/boot/bzImage" ]; then
 	exit 0
 fi
+# --check: only say (exit 1) that a build is due
+[ "${1-}" != --check ] || exit 1
 mkdir -p "$K"
 : >"$LOG"
 start=$SECONDS
