@@ -60,7 +60,7 @@ case "$CXL_DEVICES" in '' | *[!0-9]*) die "CXL_DEVICES must be a number" ;; esac
 if [ -n "${CHMU_RESULTS-}" ]; then
 	res=$CHMU_RESULTS
 	mkdir -p "$res"
-	rm -f "$res/status" "$res/output" "$res/console.log" "$res/qemu.log"
+	rm -f "$res/status" "$res/output" "$res/console.log" "$res/qemu.log" "$res/current"
 	keep=1
 else
 	res=$(mktemp -d "${TMPDIR:-/tmp}/chmu-guest.XXXXXX")
