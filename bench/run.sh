@@ -53,8 +53,8 @@ for m in "${acc_models[@]}"; do
 done
 
 # Scale: hotlist sizes (one boot each, 4 instances), instances and rate.
-# (4096 is the largest the driver takes: beyond it an instance's length
-# no longer fits its 16-bit field and the layout is refused.)
+# (4096 is the largest power of two an instance's 16-bit length holds:
+# QEMU refuses more than 8143 entries at 512 MiB.)
 i=0
 for hs in 64 1024 4096; do
 	msg BENCH "scale: hotlist of $hs entries, 1/2/4 instances, thresholds 4/16/64"
