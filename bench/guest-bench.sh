@@ -11,6 +11,11 @@
 #                                top-K recall/precision of chmutop on a Zipf
 #                                workload with known truth; with damon, DAMON
 #                                watches the same run (paddr, sysfs)
+# Settings (bench/run.sh passes the host's BENCH_* on):
+#   BENCH_ROUNDS=5        off/on rounds per tracker model (chmu)
+#   BENCH_DRAIN_ROUNDS=5  rounds over all consumers (drain)
+#   BENCH_DRAIN_PASSES=4, BENCH_SCALE_PASSES=4, BENCH_PASSES=8, BENCH_SIZE=2M
+#                         the streams' passes and size
 set -euo pipefail
 R=${CHMU_RESULTS:?}
 PASSES=${BENCH_PASSES:-8}
@@ -21,6 +26,30 @@ rate() { # rate ARGS... : the accesses/s chmu-workload stream reports
 		sed -n 's/^rate=//p'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+# median: the median of the numbers on stdin, one per line
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+ROUNDS=${BENCH_ROUNDS:-5}
+# bpf_ns: the run time of all BPF programs (kernel.bpf_stats_enabled)
+bpf_ns() { bpftool prog show -j | jq '[.[] | .run_time_ns // 0] | add // 0'; }
+# cpu_ns PID: the user+system time of a process, in ns
+cpu_ns() {
+	awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($14 + $15) * 1e9 / hz }' "/proc/$1/stat"
+}
+# attachments: BPF links plus perf-event attachments (bpftrace's
+# tracepoints); a consumer is attached once the count grows
+attachments() {
+	echo $(($(bpftool link show -j | jq length) + $(bpftool perf show -j | jq length)))
+}
+# wait_attached WHAT COUNT: wait until attachments() exceeds COUNT (BPF
+# loads slowly under TCG, bpftrace's most of all), then for the
+# consumer's remaining attachments and first interval
+wait_attached() {
+	for _ in $(seq 300); do [ "$(attachments)" -gt "$2" ] && break; sleep 0.5; done
+	[ "$(attachments)" -gt "$2" ] || { echo "bench: $1 did not attach" >&2; exit 1; }
+	sleep 2
+}
 
 if [ "$1" = accuracy ]; then
 	eval "$(chmu-region create -m mem0 --ram)"
@@ -55,13 +84,26 @@ MD
 		"$dram_r" "$dram_w" "$cxl_r" "$cxl_w" >"$R/section.json"
 	;;
 chmu)
-	off=$(rate --dax "$DEV")
-	chmu-regs enable -m epoch -e 1000000 -t 1 -u 12 >/dev/null
-	on=$(rate --dax "$DEV")
-	chmu-regs disable >/dev/null
-	printf '| %s | %s | %s | %s |\n' "$2" "$off" "$on" "$(ratio "$on" "$off")" >"$R/row.md"
-	printf '{"tracker":"%s","disabled":%s,"enabled":%s,"ratio":%s}' \
-		"$2" "$off" "$on" "$(ratio "$on" "$off")" >"$R/row.json"
+	# Rounds of disabled-then-enabled streams, alternating, so that a
+	# change in TCG's pace during the boot lands on both sides; the
+	# median of the rounds' ratios, and their range.
+	: >"$R/rounds.txt"
+	for ((r = 0; r < ROUNDS; r++)); do
+		off=$(rate --dax "$DEV")
+		chmu-regs enable -m epoch -e 1000000 -t 1 -u 12 >/dev/null
+		on=$(rate --dax "$DEV")
+		chmu-regs disable >/dev/null
+		echo "$off $on $(ratio "$on" "$off")" >>"$R/rounds.txt"
+	done
+	read -r off on med lo hi <<<"$(printf '%s %s %s %s %s' \
+		"$(cut -d' ' -f1 "$R/rounds.txt" | median)" \
+		"$(cut -d' ' -f2 "$R/rounds.txt" | median)" \
+		"$(cut -d' ' -f3 "$R/rounds.txt" | median)" \
+		"$(cut -d' ' -f3 "$R/rounds.txt" | sort -g | head -n 1)" \
+		"$(cut -d' ' -f3 "$R/rounds.txt" | sort -g | tail -n 1)")"
+	printf '| %s | %.0f | %.0f | %s | %s-%s |\n' "$2" "$off" "$on" "$med" "$lo" "$hi" >"$R/row.md"
+	printf '{"tracker":"%s","rounds":%d,"disabled":%.0f,"enabled":%.0f,"ratio":%s,"ratio_min":%s,"ratio_max":%s}' \
+		"$2" "$ROUNDS" "$off" "$on" "$med" "$lo" "$hi" >"$R/row.json"
 	;;
 drain)
 	modprobe cxl_hmu
@@ -72,26 +114,25 @@ drain)
 	echo 4 >$I/threshold
 	echo 12 >$I/unit_shift
 	echo 256 >$I/fill_threshold
-	bpf_ns() { bpftool prog show -j | jq '[.[] | .run_time_ns // 0] | add // 0'; }
-	cpu_ns() { # user+system time of process $1, in ns
-		awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($14 + $15) * 1e9 / hz }' "/proc/$1/stat"
-	}
-	load() { chmu-workload stream --dax "$DEV" --size 2M --passes "${BENCH_DRAIN_PASSES:-6}" >/dev/null; }
-	# measure LABEL [consumer command...]: one run of the load under it
+	load() { chmu-workload stream --dax "$DEV" --size 2M --passes "${BENCH_DRAIN_PASSES:-4}" >/dev/null; }
+	# measure LABEL [consumer command...]: one run of the load under it,
+	# appended to drain.txt as LABEL|entries|drain_ns|bpf_ns|process_ns
 	measure() {
-		local label=$1 pid="" b0 b1 c=0
+		local label=$1 pid="" b0 b1 c=0 a0
 		shift
 		if [ "${1-}" = perf ]; then
 			shift
 			chmu-perf "$@" -- sleep 600 >/dev/null &
 			pid=$!
 			for _ in $(seq 100); do [ "$(cat $I/owner)" = perf ] && break; sleep 0.1; done
+			[ "$(cat $I/owner)" = perf ] || { echo "bench: chmu-perf did not take the instance" >&2; exit 1; }
 		else
 			echo 1 >$I/enable
 			if [ $# -gt 0 ]; then
+				a0=$(attachments)
 				"$@" >/dev/null 2>&1 &
 				pid=$!
-				sleep "${BENCH_ATTACH_WAIT:-5}"
+				wait_attached "$label" "$a0"
 			fi
 		fi
 		local c0=0 c1=0
@@ -106,6 +147,9 @@ drain)
 		e=$(cat $I/entries)
 		d=$(cat $I/drain_ns)
 		if [ -n "$pid" ]; then
+			# chmu-perf stops when its command (sleep) ends; the
+			# tools on SIGINT
+			pkill -TERM -P "$pid" sleep 2>/dev/null || true
 			kill -INT "$pid" 2>/dev/null || true
 			for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 			kill -KILL "$pid" 2>/dev/null || true
@@ -114,27 +158,54 @@ drain)
 		[ "$(cat $I/owner)" = sysfs ] && echo 0 >$I/enable
 		echo "$label|$e|$d|$((b1 - b0))|$c" >>"$R/drain.txt"
 	}
+	# Rounds: every consumer once per round, in the same order, so a
+	# change of pace during the boot spreads over all of them; per
+	# consumer the median of its rounds.
 	: >"$R/drain.txt"
-	measure "tracepoints disabled"
-	echo 1 >$T/events/chmu/enable
-	echo 0 >$T/tracing_on
-	measure "tracepoints enabled, no consumer"
-	echo 0 >$T/events/chmu/enable
-	echo 1 >$T/tracing_on
-	measure "chmutop" chmutop -b 1
-	measure "chmuheat" chmuheat --no-heatmap 1
-	measure "bpftrace one-liner" bpftrace -e 'tracepoint:chmu:chmu_hotlist_entry { @[args->dpa] = sum(args->count); }'
-	measure "perf AUX" perf "cxl_hmu_mem0.0.0/epoch_type=1,access_type=6,hotness_threshold=4,hotness_granual=12/"
-	base=$(awk -F'|' 'NR == 1 { printf "%.1f", $3 / $2 }' "$R/drain.txt")
+	for ((r = 0; r < ${BENCH_DRAIN_ROUNDS:-5}; r++)); do
+		measure "tracepoints disabled"
+		echo 1 >$T/events/chmu/enable
+		echo 0 >$T/tracing_on
+		measure "tracepoints enabled, no consumer"
+		echo 0 >$T/events/chmu/enable
+		echo 1 >$T/tracing_on
+		measure "chmutop" chmutop -b 1
+		measure "chmuheat" chmuheat --no-heatmap 1
+		measure "chmualert" chmualert -c 1000000 --ringbuf-size 4M 1
+		measure "bpftrace one-liner" bpftrace -e 'tracepoint:chmu:chmu_hotlist_entry { @[args->dpa] = sum(args->count); }'
+		measure "perf AUX" perf "cxl_hmu_mem0.0.0/epoch_type=1,access_type=6,hotness_threshold=4,hotness_granual=12/"
+	done
+	# per consumer, in first-seen order: median entries, median ns per
+	# entry (drain, BPF, process) and the range of the drain's
+	awk -F'|' '
+	function med(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	!($1 in n) { order[++nc] = $1 }
+	{ k = ++n[$1]; E[$1, k] = $2; D[$1, k] = $3 / $2; B[$1, k] = $4 / $2; P[$1, k] = $5 / $2 }
+	END {
+		for (c = 1; c <= nc; c++) {
+			l = order[c]; m = n[l]
+			lo = hi = D[l, 1]
+			for (k = 1; k <= m; k++) {
+				e[k] = E[l, k]; d[k] = D[l, k]; b[k] = B[l, k]; p[k] = P[l, k]
+				if (d[k] < lo) lo = d[k]
+				if (d[k] > hi) hi = d[k]
+			}
+			printf "%s|%d|%.1f|%.1f|%.1f|%.1f|%.1f|%d\n", l, med(e, m), med(d, m), lo, hi, med(b, m), med(p, m), m
+		}
+	}' "$R/drain.txt" >"$R/drain.med"
+	base=$(awk -F'|' 'NR == 1 { print $3 }' "$R/drain.med")
 	awk -F'|' -v base="$base" '{
-		pe = $3 / $2
-		printf "| %s | %d | %.1f | %.2f |\n", $1, $2, pe, pe / base
-	}' "$R/drain.txt" >"$R/drain.md"
-	awk -F'|' '$1 == "chmutop" || $1 == "bpftrace one-liner" {
-		printf "| %s | %d | %.1f | %.1f | %.1f |\n", $1, $2, $4 / $2, $5 / $2, ($4 + $5) / $2
-	}' "$R/drain.txt" >"$R/cpu.md"
-	awk -F'|' 'BEGIN { printf "[" } { printf "%s{\"consumer\":\"%s\",\"entries\":%d,\"drain_ns\":%d,\"bpf_ns\":%d,\"user_ns\":%d}", (NR > 1 ? "," : ""), $1, $2, $3, $4, $5 } END { printf "]" }' \
-		"$R/drain.txt" >"$R/drain.json"
+		printf "| %s | %d | %.1f | %.0f-%.0f | %.2f |\n", $1, $2, $3, $4, $5, $3 / base
+	}' "$R/drain.med" >"$R/drain.md"
+	awk -F'|' '$1 == "chmutop" || $1 == "chmuheat" || $1 == "chmualert" || $1 == "bpftrace one-liner" {
+		printf "| %s | %d | %.1f | %.1f | %.1f |\n", $1, $2, $6, $7, $6 + $7
+	}' "$R/drain.med" >"$R/cpu.md"
+	awk -F'|' 'BEGIN { printf "[" } { printf "%s{\"consumer\":\"%s\",\"rounds\":%d,\"entries\":%d,\"drain_ns_per_entry\":%s,\"drain_ns_per_entry_min\":%s,\"drain_ns_per_entry_max\":%s,\"bpf_ns_per_entry\":%s,\"process_ns_per_entry\":%s}", (NR > 1 ? "," : ""), $1, $8, $2, $3, $4, $5, $6, $7 } END { printf "]" }' \
+		"$R/drain.med" >"$R/drain.json"
 	;;
 scale)
 	modprobe cxl_hmu
@@ -145,7 +216,7 @@ scale)
 	# a quarter of the list), chmutop on all of them, one load; prints
 	# "N|THRESHOLD|entries|drain_ns|seconds" summed over the instances
 	run() {
-		local n=$1 thr=$2 i top t0 t1 e=0 d=0
+		local n=$1 thr=$2 i top t0 t1 e=0 d=0 a0
 		for ((i = 0; i < n; i++)); do
 			I=$B/hmu_mem0.0.$i
 			echo always-on >$I/mode
@@ -154,9 +225,10 @@ scale)
 			echo $((size / 4)) >$I/fill_threshold
 			echo 1 >$I/enable
 		done
+		a0=$(attachments)
 		chmutop -b 1 >/dev/null 2>&1 &
 		top=$!
-		sleep "${BENCH_ATTACH_WAIT:-5}"
+		wait_attached chmutop "$a0"
 		t0=$(date +%s.%N)
 		chmu-workload stream --dax "$DEV" --size 2M --passes "${BENCH_SCALE_PASSES:-4}" >/dev/null
 		sleep 1.5
@@ -192,10 +264,6 @@ accuracy)
 	sysctl -q kernel.bpf_stats_enabled=1
 	ACC_SIZE=${ACC_SIZE:-16M} ACC_N=${ACC_N:-16M} ACC_ZIPF=${ACC_ZIPF:-1.0}
 	ACC_THR=${ACC_THR:-1}
-	bpf_ns() { bpftool prog show -j | jq '[.[] | .run_time_ns // 0] | add // 0'; }
-	cpu_ns() {
-		awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($14 + $15) * 1e9 / hz }' "/proc/$1/stat"
-	}
 	# DAMON: physical-address monitoring of the region through sysfs, a
 	# 'stat' scheme matching every region so tried_regions can be read,
 	# one snapshot a second, summed. kdamond 0: default attributes (5 ms
@@ -241,8 +309,10 @@ accuracy)
 	wl=$!
 	for _ in $(seq 300); do grep -q '^ready=' "$R/workload.txt" && break; sleep 0.1; done
 	[ -z "$damon" ] || damon_on
+	# chmutop writes to the guest's tmpfs: writing to the results share
+	# (virtio-9p, slow under TCG) would be most of its process time.
 	chmutop -b -j -s sum -r 512 --max-units 16384 --enable -M epoch -e 1000000 \
-		-t "$ACC_THR" -u 4K 1 >"$R/chmutop.json" 2>"$R/chmutop.err" &
+		-t "$ACC_THR" -u 4K 1 >/run/chmutop.json 2>"$R/chmutop.err" &
 	top=$!
 	for _ in $(seq 100); do [ "$(cat $I/enable)" = 1 ] && break; sleep 0.1; done
 	sleep 2.5	# attached; the epoch of the allocation is over
@@ -261,6 +331,7 @@ accuracy)
 	d1=$(cat $I/drain_ns) b1=$(bpf_ns) c1=$(cpu_ns $top)
 	kill -INT $top
 	wait $top || { cat "$R/chmutop.err" >&2; exit 1; }
+	mv /run/chmutop.json "$R/chmutop.json"
 	[ -z "$damon" ] || { echo off >$D/0/state; echo off >$D/1/state; }
 	last=$(jq -s 'map(select(.type == "unit")) | max_by(.interval) | .interval' "$R/chmutop.json")
 	jq -r --argjson n "$last" 'select(.type == "unit" and .interval == $n) | "\(.hpa) \(.sum)"' \

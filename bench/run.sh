@@ -14,13 +14,19 @@ res=$CHMU_CACHE/bench-results
 [ "${BENCH_RESUME:-0}" = 1 ] || rm -rf "$res"
 mkdir -p "$res"
 
+# The guest sees the host's BENCH_* settings (bench/guest-bench.sh).
+genv=
+for v in $(compgen -v BENCH_); do
+	[ "$v" = BENCH_RESUME ] || genv+="$v=$(printf %q "${!v}") "
+done
+
 # boot DIR CMD: one guest boot writing into $res/DIR (CHMU_PROPS as set)
 boot() {
 	if [ "${BENCH_RESUME:-0}" = 1 ] && [ "$(cat "$res/$1/status" 2>/dev/null)" = 0 ]; then
 		msg BENCH "  (kept from the interrupted run)"
 		return 0
 	fi
-	CHMU_RESULTS=$res/$1 qemu/run-guest.sh "$2" >/dev/null
+	CHMU_RESULTS=$res/$1 qemu/run-guest.sh "$genv$2" >/dev/null
 }
 
 # label|CHMU_PROPS for each tracker model
@@ -67,41 +73,49 @@ boot drain 'bench/guest-bench.sh drain'
 
 {
 	cat "$res/base/section.md"
-	cat <<'MD'
+	cat <<MD
 
 ## Cost of the CHMU on guest accesses to CXL memory
 
 Each row is one guest boot with that tracker model: the same stream of
-8-byte loads over a device-DAX mapping, first with the instance disabled,
-then enabled (epoch mode, 1 s epochs, threshold 1, 4 KiB units, all ranges,
-reads and writes). Target: enabled/disabled >= 0.90 for the exact tracker.
+8-byte loads over a device-DAX mapping with the instance disabled, then
+enabled (epoch mode, 1 s epochs, threshold 1, 4 KiB units, all ranges,
+reads and writes), in ${BENCH_ROUNDS:-5} alternating rounds. The rates are the medians
+of the rounds; the ratio is the median of the rounds' ratios, with their
+range. Target: enabled/disabled >= 0.90 for the exact tracker.
 
-| tracker | disabled (accesses/s) | enabled (accesses/s) | enabled / disabled |
-|---|---|---|---|
+| tracker | disabled (accesses/s) | enabled (accesses/s) | enabled / disabled | range |
+|---|---|---|---|---|
 MD
 	cat "$res"/m*/row.md
-	cat <<'MD'
+	cat <<MD
 
 ## Drain cost per hotlist entry, per consumer
 
 One guest boot; the same load under each consumer in turn: a stream over
 2 MiB of device DAX with the instance in always-on mode, threshold 4,
-4 KiB units, fill threshold 256 (tens of thousands of entries per run).
-The driver's own `drain_ns` counter (time spent draining, tracepoints and
-AUX output included) divided by its `entries` counter. Ratios are against
-"tracepoints disabled". Targets: chmutop <= 2x the bare drain.
+4 KiB units, fill threshold 256 (over a hundred thousand entries per
+run). Each consumer is attached (its BPF links or perf attachments seen)
+before the load starts. The driver's own \`drain_ns\` counter (time spent
+draining, tracepoints and AUX output included) divided by its \`entries\`
+counter. ${BENCH_DRAIN_ROUNDS:-5} rounds, each running every consumer once in this order; the
+median per consumer, and the range over the rounds. Ratios are against
+"tracepoints disabled". chmualert runs with a threshold no unit reaches
+and a 4 MiB ring buffer: the cost of handing every entry to user space.
+Target: chmutop <= 2x the bare drain.
 
-| consumer | entries | ns per entry | vs disabled |
-|---|---|---|---|
+| consumer | entries | ns per entry | range | vs disabled |
+|---|---|---|---|---|
 MD
 	cat "$res/drain/drain.md"
 	cat <<'MD'
 
 ## Toolkit CPU per hotlist entry
 
-BPF run time (kernel BPF statistics, all programs, during the run) and the
-tool's own user+system time (/proc/PID/stat), per entry drained, in ns.
-Target: chmutop at most a third of the equivalent bpftrace one-liner.
+During the same runs: BPF run time (kernel BPF statistics, all programs)
+and the tool's own user+system time (/proc/PID/stat), per entry drained,
+in ns; medians over the rounds. Target: chmutop at most a third of the
+equivalent bpftrace one-liner.
 
 | tool | entries | BPF ns/entry | process ns/entry | total ns/entry |
 |---|---|---|---|---|
@@ -137,7 +151,8 @@ MD
 	echo
 	echo "The CHMU rows' CPU, split: the driver's drain time and chmutop's BPF"
 	echo "programs (the kernel side), and chmutop's process (reading the unit"
-	echo "map and printing 512 NDJSON rows every second):"
+	echo "map and writing 512 NDJSON rows every second to a file on the"
+	echo "guest's tmpfs):"
 	echo
 	echo "| tracker | drain ms | BPF ms | chmutop process ms |"
 	echo "|---|---|---|---|"

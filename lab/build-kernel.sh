@@ -11,6 +11,7 @@
 # --check: exit 0 if the build is current, 1 if it would build.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+LAB_TAG=KERNEL
 
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 K=$(kernel_dir)

@@ -6,6 +6,7 @@
 # the lab does not use them. Keyed by the kernel series like the kernel.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+LAB_TAG=PERF
 
 K=$CHMU_CACHE/kernel
 SRC=$K/linux-source-6.12

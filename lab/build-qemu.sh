@@ -3,6 +3,7 @@
 # x86_64-softmmu only. Keyed by a hash of its inputs; rebuilds incrementally.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+LAB_TAG=QEMU
 
 QEMU_VERSION=10.0.2
 TARBALL_NAME=qemu_${QEMU_VERSION}+ds.orig.tar.xz

@@ -22,16 +22,49 @@ die() {
 	exit 1
 }
 
+# progress LOG FROM: how far the build writing LOG is, from line FROM on:
+# ninja's "[done/total]", else kbuild's count of compiled files, else
+# nothing.
+progress() {
+	tail -n +"$2" "$1" | awk '
+	match($0, /^\[[0-9]+\/[0-9]+\]/) { step = substr($0, 2, RLENGTH - 2) }
+	/^  (CC|AS) / { files++ }
+	END {
+		if (step != "") { split(step, s, "/"); printf ", step %d of %d", s[1], s[2] }
+		else if (files) printf ", %d files compiled", files
+	}'
+}
+
 # run_logged LOG CMD...: run CMD with its output appended to LOG (and shown
-# with V=1). On failure print the tail of the log and where it is.
+# with V=1). While it runs, every PROGRESS_SECS (default 60) a line tagged
+# LAB_TAG says how long it has run and how far it is (progress). On
+# failure print the tail of the log and where it is.
 run_logged() {
-	local log=$1 rc=0
+	local log=$1 rc=0 hb="" from every=${PROGRESS_SECS:-60}
 	shift
 	if [ "${V:-0}" = 1 ]; then
 		"$@" 2>&1 | tee -a "$log"
 		rc=${PIPESTATUS[0]}
 	else
+		: >>"$log"
+		from=$(($(wc -l <"$log") + 1))
+		if [ "$every" -gt 0 ]; then
+			# the heartbeat: a subshell that ends with this script; its
+			# sleep holds no pipe of ours open
+			(
+				t0=$SECONDS
+				while sleep "$every" </dev/null >/dev/null 2>&1 && kill -0 $$ 2>/dev/null; do
+					t=$((SECONDS - t0))
+					msg "${LAB_TAG:-...}" "  ... $((t / 60))m$(printf %02d $((t % 60)))s$(progress "$log" "$from")"
+				done
+			) &
+			hb=$!
+		fi
 		"$@" >>"$log" 2>&1 || rc=$?
+		if [ -n "$hb" ]; then
+			kill "$hb" 2>/dev/null || true
+			wait "$hb" 2>/dev/null || true
+		fi
 	fi
 	if [ $rc -ne 0 ]; then
 		echo "error: '$*' failed (exit $rc); last lines of $log:" >&2
