@@ -114,8 +114,10 @@ MD
 
 During the same runs: BPF run time (kernel BPF statistics, all programs)
 and the tool's own user+system time (/proc/PID/stat), per entry drained,
-in ns; medians over the rounds. Target: chmutop at most a third of the
-equivalent bpftrace one-liner.
+in ns (= ms per million entries); medians over the rounds. "bpftrace,
+chmutop's equivalent" is bench/chmutop-equivalent.bt: the per-unit and
+per-instance state chmutop keeps, a map per field, and a top-10 frame
+every second. Target: chmutop at most a third of that script.
 
 | tool | entries | BPF ns/entry | process ns/entry | total ns/entry |
 |---|---|---|---|---|

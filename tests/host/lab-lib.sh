@@ -73,3 +73,33 @@ printf '# nothing yet\n' >"$t/p/series"
 sync_series "$t/tree" "$t/p" "$t/state" "$log"
 expect_eq "$(cat "$t/tree/one" | tr '\n' ' ')" "a b c " "empty series reverts patch 1"
 expect_eq "$(wc -c <"$t/state/list")" 0 "nothing recorded as applied"
+
+# run_logged: a long step reports its elapsed time and progress (kbuild's
+# compiled files, ninja's step) while it runs; its output goes to the log
+# only; a failure shows the log's tail and exits with the step's status.
+# The fake steps end once the heartbeat has reported their last line.
+until_shown() { # until_shown REGEX: wait (30 s at most) for it in $t/hb
+	for _ in $(seq 300); do grep -Eq "$1" "$t/hb" && return 0; sleep 0.1; done
+	return 1
+}
+kbuild() {
+	for i in 1 2 3; do echo "  CC      f$i.o"; done
+	echo "  LD      vmlinux"
+	until_shown ', 3 files compiled$'
+}
+ninja() {
+	for i in 1 2 3; do echo "[$i/7] Compiling C object x$i.o"; done
+	until_shown ', step 3 of 7$'
+}
+LAB_TAG=KERNEL PROGRESS_SECS=1 run_logged "$t/run.log" kbuild >"$t/hb"
+cat "$t/hb"
+expect_eq "$(grep -Evc '^  KERNEL    \.\.\. [0-9]+m[0-5][0-9]s, 3 files compiled$' "$t/hb")" 0 "progress lines: tag, elapsed, files compiled"
+grep -q '^  LD      vmlinux$' "$t/run.log" || fail "the step's output is not in its log"
+LAB_TAG=QEMU PROGRESS_SECS=1 run_logged "$t/run.log" ninja >"$t/hb"
+expect_eq "$(grep -Evc '^  QEMU      \.\.\. [0-9]+m[0-5][0-9]s, step 3 of 7$' "$t/hb")" 0 "ninja's step, from this step's output only"
+expect_eq "$(PROGRESS_SECS=60 run_logged "$t/run.log" true)" "" "a short step prints nothing"
+rc=0
+(PROGRESS_SECS=1 run_logged "$t/run.log" sh -c 'echo boom; exit 3') >"$t/out" 2>"$t/err" || rc=$?
+expect_eq "$rc" 3 "a failed step's status"
+grep -q "^error: 'sh -c echo boom; exit 3' failed (exit 3); last lines of $t/run.log" "$t/err" || fail "no failure line: $(cat "$t/err")"
+grep -q '^boom$' "$t/err" || fail "the log's tail is not shown"
