@@ -147,10 +147,7 @@ drain)
 		e=$(cat $I/entries)
 		d=$(cat $I/drain_ns)
 		if [ -n "$pid" ]; then
-			# chmu-perf stops when its command (sleep) ends; the
-			# tools on SIGINT
-			pkill -TERM -P "$pid" sleep 2>/dev/null || true
-			kill -INT "$pid" 2>/dev/null || true
+			kill -INT "$pid" 2>/dev/null || true	# chmu-perf ends its sleep
 			for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 			kill -KILL "$pid" 2>/dev/null || true
 			wait "$pid" 2>/dev/null || true

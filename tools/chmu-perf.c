@@ -11,7 +11,9 @@
  *   chmu-perf --fuzz N [--seed S] EVENT
  *
  * EVENT is PMU/term=value,.../ with the terms of the PMU's format
- * directory, or config=, config1=, config2= for whole words.
+ * directory, or config=, config1=, config2= for whole words. SIGINT or
+ * SIGTERM ends a recording as perf record's Ctrl-C does: COMMAND gets
+ * SIGTERM, the records so far are printed with the summary, exit 0.
  *
  * --fuzz opens N events derived from EVENT: random config words, EVENT's
  * words with a few bits flipped, or EVENT with random attribute flags,
@@ -366,6 +368,14 @@ static void drain(struct rec *r)
 	__atomic_store_n(&up->aux_tail, head, __ATOMIC_RELEASE);
 }
 
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -431,6 +441,10 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 	}
+	/* SIGINT/SIGTERM end the recording, not the program (even when a
+	 * shell started it in the background with SIGINT ignored) */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	if (ioctl(r.fd, PERF_EVENT_IOC_ENABLE, 0)) {
 		fprintf(stderr, "chmu-perf: enable: %s\n", strerror(errno));
 		err = 2;
@@ -451,11 +465,18 @@ int main(int argc, char **argv)
 			_exit(127);
 		}
 		while (waitpid(child, &status, WNOHANG) == 0) {
+			if (stop) {
+				/* as perf record: the command is ended, the
+				 * records so far are kept and printed */
+				kill(child, SIGTERM);
+				waitpid(child, &status, 0);
+				break;
+			}
 			drain(&r);
 			sleep_ms(20);
 		}
 	}
-	for (long t = 0; t < env.delay_ms; t += 20) {
+	for (long t = 0; t < env.delay_ms && !stop; t += 20) {
 		drain(&r);
 		sleep_ms(20);
 	}
@@ -468,7 +489,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)r.truncated,
 	       (unsigned long long)r.lost_records,
 	       (unsigned long long)r.partial, (unsigned long long)count);
-	if (child && (!WIFEXITED(status) || WEXITSTATUS(status))) {
+	if (child && !stop && (!WIFEXITED(status) || WEXITSTATUS(status))) {
 		fprintf(stderr, "chmu-perf: %s failed\n", env.cmd[0]);
 		err = 1;
 	}

@@ -125,4 +125,23 @@ expect_errno "Device or resource busy" $HMU/threshold 3
 perf_errno EBUSY "$ok"
 wait $perf
 expect_eq "$(cat $HMU/owner)" none "owner after perf"
+
+# SIGINT ends a session as perf record's Ctrl-C does, also when a shell
+# started it in the background (SIGINT ignored): its command gets
+# SIGTERM, the records so far and the summary are printed, exit 0.
+chmu-perf "$PMU/epoch_type=0,access_type=6,hotness_threshold=5,epoch_scale=5,epoch_multiplier=2,hotness_granual=12/" \
+	-- sleep 600 >/tmp/perf.out 2>&1 &
+perf=$!
+for _ in $(seq 50); do [ "$(cat $HMU/owner)" = perf ] && break; sleep 0.1; done
+$work --units 3 --count 100 >/dev/null
+sleep 2.5	# the 2 s epoch ends: its entry is in the hotlist
+kill -INT $perf
+rc=0
+wait $perf || rc=$?
+cat /tmp/perf.out
+expect_eq "$rc" 0 "exit status after SIGINT"
+expect_eq "$(aux_entries </tmp/perf.out)" "3:100" "records up to SIGINT"
+expect_eq "$(grep -c '^summary ' /tmp/perf.out)" 1 "summary after SIGINT"
+expect_eq "$(pgrep -x -f 'sleep 600' || true)" "" "the command ended"
+expect_eq "$(cat $HMU/owner)" none "owner after SIGINT"
 chmu-region destroy "$REGION"
