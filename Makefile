@@ -39,7 +39,12 @@ HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/%,$(wildcard tests/host/t
 
 .PHONY: all deps kernel kernel-debug perf qemu tools check test test-stress guest shell demo bench clean FORCE
 
+# When make started: 'all' says how long getting the lab ready took.
+MAKE_START := $(shell date +%s)
+
 all: deps kernel perf qemu tools
+	$(Q)t=$$(( $$(date +%s) - $(MAKE_START) )); \
+	printf '  %-7s %s\n' LAB "kernel, perf, QEMU and tools ready ($$((t / 60))m$$(printf %02d $$((t % 60)))s)"
 
 deps:
 	$(Q)lab/deps.sh

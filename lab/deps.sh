@@ -12,7 +12,7 @@ PKGS=(
 	ninja-build pkg-config libglib2.0-dev libpixman-1-dev libfdt-dev
 	libcap-ng-dev libattr1-dev python3-venv dpkg-dev
 	# perf (built from the kernel tree; flex, bison, libelf from above)
-	libtraceevent-dev liblzma-dev
+	libtraceevent-dev
 	# firmware used with -L
 	seabios qemu-system-data
 	# toolkit build and guest userland (the guest runs the host's root fs)

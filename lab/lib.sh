@@ -130,6 +130,27 @@ sync_series() {
 	done <<<"$list"
 }
 
+# kernel_configure SRC OUT LOG FRAGMENT...: write OUT/.config for the lab
+# kernel from a minimal base: allnoconfig (ARCH=x86_64) with
+# kvm_guest.config and the fragments, in order, as KCONFIG_ALLCONFIG. The
+# options named are set (a later fragment overrides an earlier one) and
+# every other prompt, the named options' own sub-options included, is
+# answered no; merging the fragments onto allnoconfig's output instead
+# would give each newly visible sub-option its default (ACPI's battery and
+# thermal drivers, cpufreq, IPv6, ...). Fails, naming the lines, if an
+# option of the fragments did not survive (a missing dependency drops it
+# silently).
+kernel_configure() {
+	local src=$1 out=$2 log=$3
+	shift 3
+	mkdir -p "$out"
+	cat "$src/kernel/configs/kvm_guest.config" "$@" >"$out/lab-allnoconfig"
+	run_logged "$log" make -C "$src" O="$out" ARCH=x86_64 \
+		KCONFIG_ALLCONFIG="$out/lab-allnoconfig" allnoconfig
+	verify_config "$out/.config" "$@" ||
+		die "kernel config lost requested options (check their dependencies)"
+}
+
 # verify_config CONFIG FRAGMENT...: check that every "CONFIG_X=..." and
 # "# CONFIG_X is not set" line of the fragments holds in CONFIG (a symbol
 # asked to be unset may also be absent). Prints one line per violation.
