@@ -27,10 +27,10 @@ Q := @
 endif
 
 TOOLS      := chmu-workload chmu-regs chmu-perf chmu-score
-BPF_TOOLS  := chmuheat chmutop chmualert
+BPF_TOOLS  := chmuheat chmutop chmualert chmu-exporter
 TOOL_LIB   := tools/lib/memspec.c tools/lib/chmu.c tools/lib/perfev.c \
 	      tools/lib/chmutool.c tools/lib/heat.c tools/lib/top.c tools/lib/alert.c \
-	      tools/lib/zipf.c tools/lib/score.c
+	      tools/lib/zipf.c tools/lib/score.c tools/lib/metrics.c
 CLANG      ?= clang
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -I$(BUILD)/vmlinux -Ibpf -Itools
@@ -80,7 +80,10 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 $(addprefix $(BUILD)/bin/,$(BPF_TOOLS)): $(BUILD)/bin/%: tools/%.c tools/%.h $(BUILD)/bpf/%.skel.h $(TOOL_LIB) tools/lib/chmubpf.c tools/lib/*.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bpf -o $@ $< $(TOOL_LIB) tools/lib/chmubpf.c -lbpf -lelf -lz -lm
+	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bpf -o $@ $< $(TOOL_LIB) tools/lib/chmubpf.c -lbpf -lelf -lz -lm $(LIBS_$*)
+
+# The exporter's HTTP server: libmicrohttpd, as Debian ships it.
+LIBS_chmu-exporter := -lmicrohttpd -lpthread
 
 $(BUILD)/bin/%: tools/%.c $(TOOL_LIB) tools/lib/*.h
 	@mkdir -p $(@D)

@@ -169,6 +169,7 @@ drain)
 		measure "chmutop" chmutop -b 1
 		measure "chmuheat" chmuheat --no-heatmap 1
 		measure "chmualert" chmualert -c 1000000 --ringbuf-size 4M 1
+		measure "chmu-exporter" chmu-exporter -l 127.0.0.1:9851
 		measure "bpftrace one-liner" bpftrace -e 'tracepoint:chmu:chmu_hotlist_entry { @[args->dpa] = sum(args->count); }'
 		measure "bpftrace, chmutop's equivalent" bpftrace bench/chmutop-equivalent.bt
 		measure "perf AUX" perf "cxl_hmu_mem0.0.0/epoch_type=1,access_type=6,hotness_threshold=4,hotness_granual=12/"
@@ -199,7 +200,7 @@ drain)
 	awk -F'|' -v base="$base" '{
 		printf "| %s | %d | %.1f | %.0f-%.0f | %.2f |\n", $1, $2, $3, $4, $5, $3 / base
 	}' "$R/drain.med" >"$R/drain.md"
-	awk -F'|' '$1 ~ /^(chmutop|chmuheat|chmualert|bpftrace)/ {
+	awk -F'|' '$1 ~ /^(chmutop|chmuheat|chmualert|chmu-exporter|bpftrace)/ {
 		printf "| %s | %d | %.1f | %.1f | %.1f |\n", $1, $2, $6, $7, $6 + $7
 	}' "$R/drain.med" >"$R/cpu.md"
 	awk -F'|' 'BEGIN { printf "[" } { printf "%s{\"consumer\":\"%s\",\"rounds\":%d,\"entries\":%d,\"drain_ns_per_entry\":%s,\"drain_ns_per_entry_min\":%s,\"drain_ns_per_entry_max\":%s,\"bpf_ns_per_entry\":%s,\"process_ns_per_entry\":%s}", (NR > 1 ? "," : ""), $1, $8, $2, $3, $4, $5, $6, $7 } END { printf "]" }' \

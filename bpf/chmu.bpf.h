@@ -50,6 +50,22 @@ int BPF_PROG(entry_raw, int memdev, int chmu, int inst, u64 seq, u64 unit,	\
 	return HANDLER(memdev, chmu, inst, dpa, hpa, nid, count);		\
 }
 
+/*
+ * The pair on chmu:chmu_hotlist_batch, as CHMU_ENTRY_PROGS: both call
+ * HANDLER(struct chmu_batch *), which reads the batch through CO-RE.
+ */
+#define CHMU_BATCH_PROGS(HANDLER)						\
+SEC("tp_btf/chmu_hotlist_batch")						\
+int BPF_PROG(batch_btf, struct chmu_batch *b)					\
+{										\
+	return HANDLER(b);							\
+}										\
+SEC("raw_tp/chmu_hotlist_batch")						\
+int BPF_PROG(batch_raw, struct chmu_batch *b)					\
+{										\
+	return HANDLER(b);							\
+}
+
 /* Lookup, or insert zeroed and look up again; NULL when the map is full. */
 static __always_inline void *chmu_lookup_init(void *map, const void *key,
 					      const void *init)

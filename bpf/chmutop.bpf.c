@@ -112,17 +112,7 @@ static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
 	return 0;
 }
 
-SEC("tp_btf/chmu_hotlist_batch")
-int BPF_PROG(batch_btf, struct chmu_batch *b)
-{
-	return on_batch(b);
-}
-
-SEC("raw_tp/chmu_hotlist_batch")
-int BPF_PROG(batch_raw, struct chmu_batch *b)
-{
-	return on_batch(b);
-}
+CHMU_BATCH_PROGS(on_batch)
 
 CHMU_ENTRY_PROGS(on_entry)
 

@@ -18,6 +18,8 @@ PKGS=(
 	# toolkit build and guest userland (the guest runs the host's root fs)
 	clang llvm libbpf-dev bpftool bpftrace ndctl daxctl numactl stress-ng
 	zlib1g-dev tmux
+	# chmu-exporter's HTTP server, and the client its tests scrape with
+	libmicrohttpd-dev curl
 )
 # Packages that must come from bookworm-backports.
 BPO_PKGS=(linux-source-6.12 meson python3-pycotap)
@@ -32,10 +34,19 @@ if dpkg-query -W -f='${Version}' meson 2>/dev/null | grep -q '^1\.0'; then
 	missing+=(meson)
 fi
 
+# Prometheus and promtool, for the exporter's tests, are unpacked from
+# Debian's package into the cache, not installed: installing the package
+# would start (and enable) a Prometheus service on this machine, and the
+# lab runs Prometheus only in the guest.
+PROM_DEB=prometheus
+PROM_DIR=${CHMU_CACHE:-$HOME/.cache/chmu}/prometheus
+need_prom=0
+[ -x "$PROM_DIR/usr/bin/prometheus" ] && [ -x "$PROM_DIR/usr/bin/promtool" ] || need_prom=1
+
 src_list=/etc/apt/sources.list.d/chmu-lab.sources
 need_src=0
 [ -f "$src_list" ] || need_src=1
-[ ${#missing[@]} -eq 0 ] && [ $need_src -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && [ $need_src -eq 0 ] && [ $need_prom -eq 0 ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
 	echo "deps: missing packages (${missing[*]}); run as root to install them" >&2
@@ -61,6 +72,21 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
 fi
 
+fetch_prometheus() { # download and unpack the package; 1 if apt has no such file
+	local tmp
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get download -qq "$PROM_DEB" >/dev/null 2>&1) || { rm -rf "$tmp"; return 1; }
+	rm -rf "$PROM_DIR" && mkdir -p "$PROM_DIR"
+	dpkg-deb -x "$tmp"/"$PROM_DEB"_*.deb "$PROM_DIR"
+	rm -rf "$tmp"
+	[ -x "$PROM_DIR/usr/bin/prometheus" ] && [ -x "$PROM_DIR/usr/bin/promtool" ]
+}
+# Only Prometheus missing: the package lists may already know it.
+if [ ${#missing[@]} -eq 0 ] && [ $need_src -eq 0 ]; then
+	echo "  DEPS    unpacking $PROM_DEB into $PROM_DIR"
+	fetch_prometheus && exit 0
+fi
+
 echo "  DEPS    apt-get update"
 apt-get update -qq
 if [ ${#missing[@]} -gt 0 ]; then
@@ -79,4 +105,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 	[ ${#bpo[@]} -eq 0 ] ||
 		apt-get install -y -qq --no-install-recommends -t bookworm-backports \
 			"${bpo[@]}" >/dev/null
+fi
+if [ $need_prom -eq 1 ]; then
+	echo "  DEPS    unpacking $PROM_DEB into $PROM_DIR"
+	fetch_prometheus || { echo "deps: could not download and unpack $PROM_DEB" >&2; exit 1; }
 fi

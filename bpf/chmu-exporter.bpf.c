@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chmu-exporter: cumulative per-instance counters, a log2 histogram of
+ * entry counts, summed counts per DPA region (a bounded map: entries of
+ * regions that find no room are counted) and hot units per NUMA node per
+ * epoch-length window, from the chmu:chmu_hotlist_batch and
+ * chmu:chmu_hotlist_entry tracepoints. User space reads the maps when
+ * Prometheus scrapes; nothing is reset by reading.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "chmu-exporter.h"
+#include "chmu.bpf.h"
+
+const volatile __u32 region_shift = 21;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, EXP_MAX_INST);
+	__type(key, __u32);
+	__type(value, struct exp_inst);
+} insts SEC(".maps");
+
+/* Window length per instance in ns, written by user space (default 1 s). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, EXP_MAX_INST);
+	__type(key, __u32);
+	__type(value, __u64);
+} windows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, EXP_DEFAULT_REGIONS);	/* set by user space */
+	__type(key, struct exp_region_key);
+	__type(value, struct exp_region);
+} regions SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, EXP_MAX_NODES);
+	__type(key, struct exp_node_key);
+	__type(value, struct exp_node);
+} nodes SEC(".maps");
+
+__u64 untracked;	/* entries of instances the instance map had no room for */
+
+static const struct exp_inst zero_inst;
+static const struct exp_node zero_node;
+
+static __always_inline int on_batch(struct chmu_batch *b)
+{
+	int memdev, chmu, inst;
+	struct exp_inst *st;
+	__u32 id;
+
+	if (!b)
+		return 0;
+	memdev = BPF_CORE_READ(b, memdev);
+	chmu = BPF_CORE_READ(b, chmu);
+	inst = BPF_CORE_READ(b, inst);
+	if (!chmu_wanted(memdev, chmu, inst))
+		return 0;
+	id = CHMU_ID(memdev, chmu, inst);
+	st = chmu_lookup_init(&insts, &id, &zero_inst);
+	if (!st)
+		return 0;
+	st->batch_ns = bpf_ktime_get_ns();
+	__sync_fetch_and_add(&st->batches, 1);
+	if (BPF_CORE_READ(b, overflow))
+		__sync_fetch_and_add(&st->overflows, 1);
+	st->lost = BPF_CORE_READ(b, lost);
+	return 0;
+}
+
+static __always_inline void count_node(__u32 id, int nid, __u64 now)
+{
+	struct exp_node_key k = { .inst = id, .nid = nid };
+	struct exp_node *n;
+	__u64 *len, w;
+
+	len = bpf_map_lookup_elem(&windows, &id);
+	w = now / (len && *len ? *len : 1000000000ULL);
+	n = chmu_lookup_init(&nodes, &k, &zero_node);
+	if (!n)
+		return;
+	if (n->win != w) {
+		n->pwin = n->win;
+		n->prev = n->cur;
+		n->win = w;
+		n->cur = 0;
+	}
+	n->cur++;
+}
+
+static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
+				    __u64 hpa, int nid, __u64 count)
+{
+	__u32 id = CHMU_ID(memdev, chmu, inst), b;
+	struct exp_region_key rk = {};
+	struct exp_region *r, rinit = {};
+	struct exp_inst *st;
+
+	if (!chmu_wanted(memdev, chmu, inst))
+		return 0;
+	st = chmu_lookup_init(&insts, &id, &zero_inst);
+	if (!st) {
+		__sync_fetch_and_add(&untracked, 1);
+		return 0;
+	}
+	__sync_fetch_and_add(&st->entries, 1);
+	__sync_fetch_and_add(&st->count_sum, count);
+	b = chmu_log2(count);
+	if (b >= EXP_HIST_BUCKETS)
+		b = EXP_HIST_BUCKETS - 1;
+	__sync_fetch_and_add(&st->hist[b], 1);
+
+	rk.inst = id;
+	rk.slot = dpa >> region_shift;
+	r = bpf_map_lookup_elem(&regions, &rk);
+	if (!r) {
+		rinit.nid = nid;
+		bpf_map_update_elem(&regions, &rk, &rinit, BPF_NOEXIST);
+		r = bpf_map_lookup_elem(&regions, &rk);
+	}
+	if (r) {
+		__sync_fetch_and_add(&r->count_sum, count);
+		__sync_fetch_and_add(&r->entries, 1);
+		r->nid = nid;
+	} else {
+		__sync_fetch_and_add(&st->region_dropped, 1);
+		__sync_fetch_and_add(&st->region_dropped_counts, count);
+	}
+	count_node(id, nid, st->batch_ns);
+	return 0;
+}
+
+CHMU_BATCH_PROGS(on_batch)
+
+CHMU_ENTRY_PROGS(on_entry)
+
+char LICENSE[] SEC("license") = "GPL";

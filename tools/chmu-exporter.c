@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chmu-exporter: serve the CHMU hotlist as Prometheus metrics. BPF
+ * programs on the chmu tracepoints keep cumulative counters, a histogram
+ * of entry counts, summed counts per DPA region (bounded) and hot units per
+ * node per epoch window; each scrape of /metrics reads them, and the
+ * instances' configuration from sysfs, and renders the Prometheus text
+ * format or OpenMetrics (libmicrohttpd serves it). Runs until SIGTERM or
+ * SIGINT.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/types.h>
+#include <microhttpd.h>
+
+#include "chmu-exporter.h"
+#include "chmu-exporter.skel.h"
+#include "lib/chmubpf.h"
+#include "lib/chmutool.h"
+#include "lib/metrics.h"
+
+#define TOOL		"chmu-exporter"
+#define VERSION		"0.1"
+#define DEFAULT_HOST	"127.0.0.1"
+#define DEFAULT_PORT	9849
+#define U(x)		((unsigned long long)(x))
+
+const char *argp_program_version = TOOL " " VERSION;
+
+enum { OPT_MAX_REGIONS = 1000, OPT_THREADS, OPT_TIMEOUT };
+
+static struct env {
+	char host[256];
+	unsigned int port;
+	uint64_t gran;
+	long max_regions;
+	long threads;
+	long timeout;
+	bool verbose;
+} env = {
+	.host = DEFAULT_HOST, .port = DEFAULT_PORT, .gran = 2 << 20,
+	.max_regions = EXP_DEFAULT_REGIONS, .threads = 2, .timeout = 10,
+};
+
+static const struct argp_option opts[] = {
+	{ "listen", 'l', "ADDR:PORT", 0, "Address to serve /metrics on (default 127.0.0.1:9849; [ADDR]:PORT for IPv6)", 0 },
+	{ "granularity", 'g', "SIZE", 0, "Size of the DPA regions whose counts are summed (a power of two, default 2M)", 0 },
+	{ "max-regions", OPT_MAX_REGIONS, "N", 0, "At most N region series (default 4096); entries of other regions are counted apart", 0 },
+	{ "threads", OPT_THREADS, "N", 0, "HTTP worker threads (default 2)", 0 },
+	{ "timeout", OPT_TIMEOUT, "SECS", 0, "Close an idle or stalled connection after SECS (default 10)", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *st)
+{
+	switch (key) {
+	case 'l':
+		if (mx_parse_listen(arg, DEFAULT_HOST, DEFAULT_PORT, env.host,
+				    sizeof(env.host), &env.port))
+			argp_error(st, "-l/--listen: invalid address '%s' (ADDR:PORT, :PORT or [V6ADDR]:PORT)", arg);
+		break;
+	case 'g':
+		if (chmu_parse_size(arg, &env.gran) || env.gran < 256 ||
+		    (env.gran & (env.gran - 1)))
+			argp_error(st, "-g/--granularity: must be a power of two >= 256, not '%s'", arg);
+		break;
+	case OPT_MAX_REGIONS:
+		env.max_regions = chmu_argp_num(st, arg, 1, 1 << 20);
+		break;
+	case OPT_THREADS:
+		env.threads = chmu_argp_num(st, arg, 1, 64);
+		break;
+	case OPT_TIMEOUT:
+		env.timeout = chmu_argp_num(st, arg, 1, 3600);
+		break;
+	case 'v':
+		env.verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(st, "unexpected argument '%s' (the exporter runs until SIGTERM)", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+struct exporter {
+	struct chmu_exporter_bpf *skel;
+	pthread_mutex_t lock;	/* one scrape renders at a time */
+	uint64_t scrapes, errors;
+	unsigned int region_shift;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void inst_labels(struct mx_labels *l, uint32_t id)
+{
+	mx_labels_init(l);
+	mx_label(l, "memdev", "mem%u", CHMU_ID_MEMDEV(id));
+	mx_label(l, "chmu", "%u", CHMU_ID_CHMU(id));
+	mx_label(l, "inst", "%u", CHMU_ID_INST(id));
+}
+
+static bool selected(uint32_t id)
+{
+	return (chmu_opts.memdev < 0 || (int)CHMU_ID_MEMDEV(id) == chmu_opts.memdev) &&
+	       (chmu_opts.chmu < 0 || (int)CHMU_ID_CHMU(id) == chmu_opts.chmu) &&
+	       (chmu_opts.inst < 0 || (int)CHMU_ID_INST(id) == chmu_opts.inst);
+}
+
+/* The window the epoch gauge counts in: the epoch, or 1 s always-on. */
+static uint64_t window_ns(const struct chmu_inst *in)
+{
+	if (in->mode_always_on || !in->epoch_us)
+		return 1000000000ULL;
+	return in->epoch_us * 1000ULL;
+}
+
+struct inst_row {
+	uint32_t id;
+	struct exp_inst st;
+	bool have_st;
+	const struct chmu_inst *sys;	/* NULL: not in sysfs now */
+};
+
+struct region_row {
+	struct exp_region_key k;
+	struct exp_region v;
+};
+
+static int cmp_region(const void *a, const void *b)
+{
+	const struct region_row *x = a, *y = b;
+
+	if (x->k.inst != y->k.inst)
+		return x->k.inst < y->k.inst ? -1 : 1;
+	return x->k.slot < y->k.slot ? -1 : x->k.slot > y->k.slot;
+}
+
+struct node_row {
+	struct exp_node_key k;
+	struct exp_node v;
+};
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct node_row *x = a, *y = b;
+
+	if (x->k.inst != y->k.inst)
+		return x->k.inst < y->k.inst ? -1 : 1;
+	return x->k.nid - y->k.nid;
+}
+
+/*
+ * Every key and value of a hash map into rows of @stride bytes, the key at
+ * offset 0 and the value at @voff, by iteration; the map may change
+ * meanwhile (a key deleted between next_key and lookup is skipped).
+ */
+static int read_map(int fd, size_t ksz, size_t voff, size_t stride, size_t max,
+		    void **out, size_t *n)
+{
+	char *rows, key[64], next[64];
+	void *prev = NULL;
+	size_t cnt = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (ksz > sizeof(key))
+		return -EINVAL;
+	rows = calloc(max ? max : 1, stride);
+	if (!rows)
+		return -ENOMEM;
+	while (cnt < max && !bpf_map_get_next_key(fd, prev, next)) {
+		memcpy(key, next, ksz);
+		prev = key;
+		if (bpf_map_lookup_elem(fd, key, rows + cnt * stride + voff))
+			continue;
+		memcpy(rows + cnt * stride, key, ksz);
+		cnt++;
+	}
+	*out = rows;
+	*n = cnt;
+	return 0;
+}
+
+struct inst_map_row {
+	__u32 k;
+	struct exp_inst v;
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The per-instance counters kept by the BPF programs. */
+static const struct {
+	const char *name, *help;
+	size_t off;
+} inst_counters[] = {
+	{ "chmu_hotlist_entries", "Hotlist entries drained by the cxl_hmu driver since the exporter started.",
+	  offsetof(struct exp_inst, entries) },
+	{ "chmu_hotlist_batches", "Drains of the hotlist (batches) since the exporter started.",
+	  offsetof(struct exp_inst, batches) },
+	{ "chmu_hotlist_overflows", "Batches in which the device reported a hotlist overflow.",
+	  offsetof(struct exp_inst, overflows) },
+	{ "chmu_hotlist_lost_entries", "Entries the driver knows were lost since the instance was enabled (resets on enable).",
+	  offsetof(struct exp_inst, lost) },
+	{ "chmu_region_dropped_entries", "Hotlist entries of regions that got no series (the --max-regions cap was reached).",
+	  offsetof(struct exp_inst, region_dropped) },
+	{ "chmu_region_dropped_counts", "Sum of the counts of the entries in chmu_region_dropped_entries.",
+	  offsetof(struct exp_inst, region_dropped_counts) },
+};
+
+static void render(struct exporter *x, struct mx_buf *b)
+{
+	struct chmu_exporter_bpf *skel = x->skel;
+	struct chmu_inst *sys = NULL;
+	struct inst_row *rows = NULL;
+	struct region_row *regs = NULL;
+	struct node_row *nodes = NULL;
+	size_t nreg = 0, nnode = 0, nst = 0, i, k;
+	int nsys = 0, nrows = 0, j, fd;
+	struct inst_map_row *st = NULL;
+	struct mx_labels l, e;
+	uint64_t now = mono_ns();
+	char dpa[32];
+
+	if (chmu_list(&sys, &nsys))
+		nsys = 0;
+	read_map(bpf_map__fd(skel->maps.insts), sizeof(__u32),
+		 offsetof(struct inst_map_row, v), sizeof(*st), EXP_MAX_INST,
+		 (void **)&st, &nst);
+	/* instances: those in sysfs now (selected) and those with data */
+	rows = calloc(nsys + nst + 1, sizeof(*rows));
+	if (!rows) {
+		b->oom = true;
+		goto out;
+	}
+	for (j = 0; j < nsys; j++) {
+		if (!selected(sys[j].id))
+			continue;
+		rows[nrows].id = sys[j].id;
+		rows[nrows].sys = &sys[j];
+		nrows++;
+	}
+	for (i = 0; st && i < nst; i++) {
+		for (j = 0; j < nrows && rows[j].id != st[i].k; j++)
+			;
+		if (j == nrows)
+			rows[nrows++].id = st[i].k;
+		rows[j].st = st[i].v;
+		rows[j].have_st = true;
+	}
+	/* keep the epoch windows in step with the instances' configuration */
+	fd = bpf_map__fd(skel->maps.windows);
+	for (j = 0; j < nrows; j++) {
+		uint64_t w;
+
+		if (!rows[j].sys)
+			continue;
+		w = window_ns(rows[j].sys);
+		bpf_map_update_elem(fd, &rows[j].id, &w, BPF_ANY);
+	}
+
+#define EACH_ROW for (j = 0; j < nrows; j++)
+	for (k = 0; k < ARRAY_SIZE(inst_counters); k++) {
+		mx_family(b, inst_counters[k].name, MX_COUNTER, inst_counters[k].help);
+		EACH_ROW {
+			inst_labels(&l, rows[j].id);
+			mx_sample_u64(b, &l, *(const uint64_t *)((const char *)&rows[j].st +
+								inst_counters[k].off));
+		}
+	}
+	mx_family(b, "chmu_drain_seconds", MX_COUNTER,
+		  "Time the driver spent draining the hotlist since the instance was enabled (resets on enable).");
+	EACH_ROW {
+		if (!rows[j].sys)
+			continue;
+		inst_labels(&l, rows[j].id);
+		mx_sample(b, &l, chmu_attr_u64(rows[j].sys->path, "drain_ns") / 1e9);
+	}
+	mx_family(b, "chmu_entry_count", MX_HISTOGRAM,
+		  "Hotlist entries by their count (log2 buckets).");
+	EACH_ROW {
+		inst_labels(&l, rows[j].id);
+		mx_histogram_log2(b, &l, (const uint64_t *)rows[j].st.hist, EXP_HIST_BUCKETS,
+				  EXP_HIST_BUCKETS - 1, rows[j].st.count_sum);
+	}
+
+	read_map(bpf_map__fd(skel->maps.nodes), sizeof(struct exp_node_key),
+		 offsetof(struct node_row, v), sizeof(*nodes), EXP_MAX_NODES,
+		 (void **)&nodes, &nnode);
+	if (nodes)
+		qsort(nodes, nnode, sizeof(*nodes), cmp_node);
+	mx_family(b, "chmu_epoch_hot_units", MX_GAUGE,
+		  "Hot units posted in the last complete epoch-length window (1 s in always-on mode), per NUMA node of their HPA (-1: not online memory).");
+	for (i = 0; nodes && i < nnode; i++) {
+		const struct exp_node *n = &nodes[i].v;
+		uint64_t len = 1000000000ULL;
+
+		if (!selected(nodes[i].k.inst))
+			continue;
+		for (j = 0; j < nrows; j++)
+			if (rows[j].id == nodes[i].k.inst && rows[j].sys)
+				len = window_ns(rows[j].sys);
+		inst_labels(&l, nodes[i].k.inst);
+		mx_label(&l, "node", "%d", nodes[i].k.nid);
+		mx_sample_u64(b, &l, mx_window_value(n->win, n->cur, n->pwin,
+						     n->prev, now, len));
+	}
+
+	read_map(bpf_map__fd(skel->maps.regions), sizeof(struct exp_region_key),
+		 offsetof(struct region_row, v), sizeof(*regs), env.max_regions,
+		 (void **)&regs, &nreg);
+	if (regs)
+		qsort(regs, nreg, sizeof(*regs), cmp_region);
+	for (k = 0; k < 2; k++) {
+		if (!k)
+			mx_family(b, "chmu_region_counts", MX_COUNTER,
+				  "Sum of the hotlist counts of the units in a DPA region (region start in dpa, size in chmu_exporter_region_bytes).");
+		else
+			mx_family(b, "chmu_region_entries", MX_COUNTER,
+				  "Hotlist entries of the units in a DPA region.");
+		for (i = 0; regs && i < nreg; i++) {
+			inst_labels(&e, regs[i].k.inst);
+			snprintf(dpa, sizeof(dpa), "0x%llx",
+				 U(regs[i].k.slot << x->region_shift));
+			mx_label(&e, "dpa", "%s", dpa);
+			mx_label(&e, "node", "%d", regs[i].v.nid);
+			mx_sample_u64(b, &e, k ? regs[i].v.entries : regs[i].v.count_sum);
+		}
+	}
+
+	mx_family(b, "chmu_instance_up", MX_GAUGE,
+		  "1 while the instance is in sysfs (driver bound), 0 when only its counters remain.");
+	EACH_ROW {
+		inst_labels(&l, rows[j].id);
+		mx_sample_u64(b, &l, rows[j].sys != NULL);
+	}
+#define CONFIG_GAUGE(name, help, expr)						\
+	do {									\
+		mx_family(b, name, MX_GAUGE, help);				\
+		EACH_ROW {							\
+			const struct chmu_inst *in = rows[j].sys;		\
+			if (!in)						\
+				continue;					\
+			inst_labels(&l, rows[j].id);				\
+			mx_sample(b, &l, (expr));				\
+		}								\
+	} while (0)
+	CONFIG_GAUGE("chmu_config_enabled", "1 if the instance is enabled.", in->enabled);
+	CONFIG_GAUGE("chmu_config_always_on", "1 in always-on mode, 0 in epoch mode.",
+		     in->mode_always_on);
+	CONFIG_GAUGE("chmu_config_threshold", "Hotness threshold (counts).", in->threshold);
+	CONFIG_GAUGE("chmu_config_unit_bytes", "Unit size in bytes.",
+		     (double)(1ULL << (in->unit_shift & 63)));
+	CONFIG_GAUGE("chmu_config_epoch_seconds", "Epoch length.", in->epoch_us / 1e6);
+	CONFIG_GAUGE("chmu_config_downsampling_factor", "Down-sampling factor (1: every access).",
+		     (double)(1ULL << (in->ds_shift & 63)));
+	CONFIG_GAUGE("chmu_config_hotlist_entries", "Hotlist capacity in entries.",
+		     in->hotlist_size);
+
+	mx_family(b, "chmu_exporter_region_bytes", MX_GAUGE,
+		  "Size of the DPA regions of chmu_region_counts (-g).");
+	mx_sample_u64(b, NULL, 1ULL << x->region_shift);
+	mx_family(b, "chmu_exporter_region_series", MX_GAUGE,
+		  "Region series exported now.");
+	mx_sample_u64(b, NULL, nreg);
+	mx_family(b, "chmu_exporter_region_series_limit", MX_GAUGE,
+		  "Most region series the exporter keeps (--max-regions).");
+	mx_sample_u64(b, NULL, env.max_regions);
+	mx_family(b, "chmu_exporter_untracked_entries", MX_COUNTER,
+		  "Entries of instances beyond the exporter's instance limit.");
+	mx_sample_u64(b, NULL, skel->bss->untracked);
+	mx_family(b, "chmu_exporter_scrapes", MX_COUNTER, "Scrapes of /metrics served.");
+	mx_sample_u64(b, NULL, ++x->scrapes);
+	mx_family(b, "chmu_exporter_build", MX_INFO, "The exporter's version.");
+	mx_labels_init(&l);
+	mx_label(&l, "version", "%s", VERSION);
+	mx_sample(b, &l, 1);
+	mx_finish(b);
+#undef CONFIG_GAUGE
+#undef EACH_ROW
+out:
+	free(regs);
+	free(nodes);
+	free(st);
+	free(rows);
+	free(sys);
+}
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status,
+			     const char *type, char *body, size_t len,
+			     enum MHD_ResponseMemoryMode mode)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(len, body, mode);
+	if (!r) {
+		if (mode == MHD_RESPMEM_MUST_FREE)
+			free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
+				  const char *url, const char *method,
+				  const char *version, const char *upload,
+				  size_t *upload_size, void **req)
+{
+	static char index_page[] =
+		"chmu-exporter: CXL Hotness Monitoring Unit metrics at /metrics\n";
+	static char not_found[] = "not found: the metrics are at /metrics\n";
+	static char not_allowed[] = "only GET and HEAD\n";
+	static char failed[] = "out of memory rendering the metrics\n";
+	struct exporter *x = cls;
+	struct mx_buf b;
+	const char *type;
+
+	(void)version;
+	(void)upload;
+	(void)upload_size;
+	(void)req;
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", not_allowed,
+			     strlen(not_allowed), MHD_RESPMEM_PERSISTENT);
+	if (!strcmp(url, "/"))
+		return reply(c, MHD_HTTP_OK, "text/plain", index_page,
+			     strlen(index_page), MHD_RESPMEM_PERSISTENT);
+	if (strcmp(url, "/metrics"))
+		return reply(c, MHD_HTTP_NOT_FOUND, "text/plain", not_found,
+			     strlen(not_found), MHD_RESPMEM_PERSISTENT);
+
+	mx_init(&b, mx_negotiate(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							      MHD_HTTP_HEADER_ACCEPT)));
+	pthread_mutex_lock(&x->lock);
+	render(x, &b);
+	if (b.oom)
+		x->errors++;
+	pthread_mutex_unlock(&x->lock);
+	if (b.oom) {
+		mx_free(&b);
+		return reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", failed,
+			     strlen(failed), MHD_RESPMEM_PERSISTENT);
+	}
+	type = b.fmt == MX_OPENMETRICS ? MX_CONTENT_OPENMETRICS : MX_CONTENT_PROMETHEUS;
+	return reply(c, MHD_HTTP_OK, type, b.data, b.len, MHD_RESPMEM_MUST_FREE);
+}
+
+/* A listening socket on env.host:env.port, or -1 with a one-line reason. */
+static int listen_socket(bool *v6)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+	struct addrinfo *ai = NULL;
+	char port[8];
+	int fd, one = 1, err;
+
+	snprintf(port, sizeof(port), "%u", env.port);
+	err = getaddrinfo(env.host, port, &hints, &ai);
+	if (err) {
+		fprintf(stderr, TOOL ": cannot listen on %s:%u: %s\n", env.host,
+			env.port, gai_strerror(err));
+		return -1;
+	}
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 64)) {
+		fprintf(stderr, TOOL ": cannot listen on %s:%u: %s\n", env.host,
+			env.port, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	*v6 = ai->ai_family == AF_INET6;
+	freeaddrinfo(ai);
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp_child children[] = {
+		{ &chmu_argp, 0, NULL, 0 },
+		{},
+	};
+	static const struct argp argp = {
+		.options = opts,
+		.parser = parse_arg,
+		.children = children,
+		.args_doc = "",
+		.doc = "Serve CXL memory hotness (CHMU hotlists) as Prometheus metrics at /metrics.\n\n"
+		       "EXAMPLES:\n"
+		       "  chmu-exporter                      # 127.0.0.1:9849, 2 MiB regions\n"
+		       "  chmu-exporter -l 0.0.0.0:9849 -g 1G --max-regions 512\n"
+		       "  chmu-exporter -m mem0 --enable -t 20 -e 1000000\n",
+	};
+	struct exporter x = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct chmu_exporter_bpf *skel = NULL;
+	struct MHD_Daemon *d = NULL;
+	struct chmu_inst *insts = NULL;
+	sigset_t set;
+	bool tp_btf, v6 = false;
+	int err, n = 0, sig, lfd = -1;
+
+	argp_err_exit_status = CHMU_EXIT_USAGE;
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return CHMU_EXIT_USAGE;
+	if (!chmu_env_ok(TOOL, &tp_btf))
+		return CHMU_EXIT_ENV;
+
+	/*
+	 * Signals are taken by sigwait() in this thread only: block them
+	 * before any thread (libmicrohttpd's) exists. SIGHUP ends nothing
+	 * (there is no configuration to reload); SIGPIPE is ignored.
+	 */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (chmu_opts.enable) {
+		err = chmu_open(TOOL, &insts, &n);
+		if (err)
+			goto cleanup;
+	} else {
+		err = chmu_list(&insts, &n);
+		if (err || !n) {
+			fprintf(stderr, TOOL ": no CHMU instance in " CHMU_SYSFS_DEVICES " (cxl_hmu bound?)\n");
+			err = CHMU_EXIT_ENV;
+			goto cleanup;
+		}
+		if (!chmu_select(insts, n, chmu_opts.memdev, chmu_opts.chmu, chmu_opts.inst)) {
+			fprintf(stderr, TOOL ": no CHMU instance matches the -m/-i selection\n");
+			err = CHMU_EXIT_ENV;
+			goto cleanup;
+		}
+		/* only --enable changes instances: nothing to restore */
+		free(insts);
+		insts = NULL;
+		n = 0;
+	}
+	lfd = listen_socket(&v6);
+	if (lfd < 0) {
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+
+	chmu_libbpf_init(env.verbose);
+	skel = chmu_exporter_bpf__open();
+	if (!skel) {
+		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	skel->rodata->targ_memdev = chmu_opts.memdev;
+	skel->rodata->targ_chmu = chmu_opts.chmu;
+	skel->rodata->targ_inst = chmu_opts.inst;
+	x.region_shift = __builtin_ctzll(env.gran);
+	skel->rodata->region_shift = x.region_shift;
+	bpf_map__set_max_entries(skel->maps.regions, env.max_regions);
+	chmu_pick_prog(skel->progs.entry_btf, skel->progs.entry_raw, tp_btf);
+	chmu_pick_prog(skel->progs.batch_btf, skel->progs.batch_raw, tp_btf);
+	err = chmu_exporter_bpf__load(skel);
+	if (err) {
+		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	err = chmu_exporter_bpf__attach(skel);
+	if (err) {
+		fprintf(stderr, TOOL ": cannot attach to the chmu tracepoints: %s\n",
+			strerror(-err));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	x.skel = skel;
+
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+			     (v6 ? MHD_USE_IPv6 : 0),
+			     0, NULL, NULL, on_request, &x,
+			     MHD_OPTION_LISTEN_SOCKET, lfd,
+			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)env.threads,
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)env.timeout,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)32,
+			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+			     MHD_OPTION_END);
+	if (!d) {
+		fprintf(stderr, TOOL ": cannot start the HTTP server on %s:%u\n",
+			env.host, env.port);
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	lfd = -1;	/* the daemon's now */
+	fprintf(stderr, TOOL ": serving http://%s%s%s:%u/metrics (regions of %llu bytes, at most %ld series)\n",
+		v6 ? "[" : "", env.host, v6 ? "]" : "", env.port, U(env.gran),
+		env.max_regions);
+
+	do {
+		if (sigwait(&set, &sig))
+			break;
+	} while (sig == SIGHUP);
+	fprintf(stderr, TOOL ": %s, %llu scrapes served\n", strsignal(sig), U(x.scrapes));
+	err = 0;
+
+cleanup:
+	if (d)
+		MHD_stop_daemon(d);
+	if (lfd >= 0)
+		close(lfd);
+	chmu_exporter_bpf__destroy(skel);
+	chmu_close(insts, n);
+	return err;
+}
