@@ -102,6 +102,8 @@ counter. ${BENCH_DRAIN_ROUNDS:-5} rounds, each running every consumer once in th
 median per consumer, and the range over the rounds. Ratios are against
 "tracepoints disabled". chmualert runs with a threshold no unit reaches
 and a 4 MiB ring buffer: the cost of handing every entry to user space.
+chmu-exporter runs unscraped: its per-entry cost is all in its BPF
+programs (a scrape costs per series, not per entry).
 Target: chmutop <= 2x the bare drain.
 
 | consumer | entries | ns per entry | range | vs disabled |

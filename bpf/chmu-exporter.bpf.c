@@ -2,8 +2,8 @@
 /*
  * chmu-exporter: cumulative per-instance counters, a log2 histogram of
  * entry counts, summed counts per DPA region (a bounded map: entries of
- * regions that find no room are counted) and hot units per NUMA node per
- * epoch-length window, from the chmu:chmu_hotlist_batch and
+ * regions that find no room are counted) and hot units per NUMA node of
+ * the latest posting, from the chmu:chmu_hotlist_batch and
  * chmu:chmu_hotlist_entry tracepoints. User space reads the maps when
  * Prometheus scrapes; nothing is reset by reading.
  */
@@ -23,7 +23,10 @@ struct {
 	__type(value, struct exp_inst);
 } insts SEC(".maps");
 
-/* Window length per instance in ns, written by user space (default 1 s). */
+/*
+ * Window length per instance in ns (the epoch, 1 s in always-on mode),
+ * written by user space at start and on every scrape (default 1 s).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, EXP_MAX_INST);
@@ -33,6 +36,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);	/* memory as regions appear */
 	__uint(max_entries, EXP_DEFAULT_REGIONS);	/* set by user space */
 	__type(key, struct exp_region_key);
 	__type(value, struct exp_region);
@@ -49,11 +53,20 @@ __u64 untracked;	/* entries of instances the instance map had no room for */
 
 static const struct exp_inst zero_inst;
 static const struct exp_node zero_node;
+static const struct exp_region zero_region;
+
+static __always_inline __u64 window_len(__u32 id)
+{
+	__u64 *len = bpf_map_lookup_elem(&windows, &id);
+
+	return len && *len ? *len : 1000000000ULL;
+}
 
 static __always_inline int on_batch(struct chmu_batch *b)
 {
 	int memdev, chmu, inst;
 	struct exp_inst *st;
+	__u64 now;
 	__u32 id;
 
 	if (!b)
@@ -66,8 +79,14 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	id = CHMU_ID(memdev, chmu, inst);
 	st = chmu_lookup_init(&insts, &id, &zero_inst);
 	if (!st)
-		return 0;
-	st->batch_ns = bpf_ktime_get_ns();
+		return 0;	/* its entries count as untracked */
+	now = bpf_ktime_get_ns();
+	st->batch_ns = now;
+	/* the driver drains an instance on one CPU at a time */
+	if (!st->group || now - st->group_ns >= window_len(id) / 2) {
+		st->group++;
+		st->group_ns = now;
+	}
 	__sync_fetch_and_add(&st->batches, 1);
 	if (BPF_CORE_READ(b, overflow))
 		__sync_fetch_and_add(&st->overflows, 1);
@@ -75,21 +94,18 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	return 0;
 }
 
-static __always_inline void count_node(__u32 id, int nid, __u64 now)
+static __always_inline void count_node(struct exp_inst *st, __u32 id, int nid)
 {
 	struct exp_node_key k = { .inst = id, .nid = nid };
 	struct exp_node *n;
-	__u64 *len, w;
 
-	len = bpf_map_lookup_elem(&windows, &id);
-	w = now / (len && *len ? *len : 1000000000ULL);
 	n = chmu_lookup_init(&nodes, &k, &zero_node);
-	if (!n)
+	if (!n) {
+		__sync_fetch_and_add(&st->node_dropped, 1);
 		return;
-	if (n->win != w) {
-		n->pwin = n->win;
-		n->prev = n->cur;
-		n->win = w;
+	}
+	if (n->group != st->group) {
+		n->group = st->group;
 		n->cur = 0;
 	}
 	n->cur++;
@@ -100,12 +116,12 @@ static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
 {
 	__u32 id = CHMU_ID(memdev, chmu, inst), b;
 	struct exp_region_key rk = {};
-	struct exp_region *r, rinit = {};
+	struct exp_region *r;
 	struct exp_inst *st;
 
 	if (!chmu_wanted(memdev, chmu, inst))
 		return 0;
-	st = chmu_lookup_init(&insts, &id, &zero_inst);
+	st = bpf_map_lookup_elem(&insts, &id);	/* its batch made it */
 	if (!st) {
 		__sync_fetch_and_add(&untracked, 1);
 		return 0;
@@ -118,22 +134,17 @@ static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
 	__sync_fetch_and_add(&st->hist[b], 1);
 
 	rk.inst = id;
+	rk.nid = nid;
 	rk.slot = dpa >> region_shift;
-	r = bpf_map_lookup_elem(&regions, &rk);
-	if (!r) {
-		rinit.nid = nid;
-		bpf_map_update_elem(&regions, &rk, &rinit, BPF_NOEXIST);
-		r = bpf_map_lookup_elem(&regions, &rk);
-	}
+	r = chmu_lookup_init(&regions, &rk, &zero_region);
 	if (r) {
 		__sync_fetch_and_add(&r->count_sum, count);
 		__sync_fetch_and_add(&r->entries, 1);
-		r->nid = nid;
 	} else {
 		__sync_fetch_and_add(&st->region_dropped, 1);
 		__sync_fetch_and_add(&st->region_dropped_counts, count);
 	}
-	count_node(id, nid, st->batch_ns);
+	count_node(st, id, nid);
 	return 0;
 }
 

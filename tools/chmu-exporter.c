@@ -37,6 +37,12 @@
 #define DEFAULT_HOST	"127.0.0.1"
 #define DEFAULT_PORT	9849
 #define U(x)		((unsigned long long)(x))
+/*
+ * Open connections at most: each holds at most one rendered response, so
+ * this bounds the exporter's memory at MAX_CONNECTIONS responses (a
+ * Prometheus uses one connection; an HA pair two).
+ */
+#define MAX_CONNECTIONS	16
 
 const char *argp_program_version = TOOL " " VERSION;
 
@@ -58,7 +64,7 @@ static struct env {
 static const struct argp_option opts[] = {
 	{ "listen", 'l', "ADDR:PORT", 0, "Address to serve /metrics on (default 127.0.0.1:9849; [ADDR]:PORT for IPv6)", 0 },
 	{ "granularity", 'g', "SIZE", 0, "Size of the DPA regions whose counts are summed (a power of two, default 2M)", 0 },
-	{ "max-regions", OPT_MAX_REGIONS, "N", 0, "At most N region series (default 4096); entries of other regions are counted apart", 0 },
+	{ "max-regions", OPT_MAX_REGIONS, "N", 0, "At most N regions get series (default 4096, at most 262144); entries of other regions are counted apart", 0 },
 	{ "threads", OPT_THREADS, "N", 0, "HTTP worker threads (default 2)", 0 },
 	{ "timeout", OPT_TIMEOUT, "SECS", 0, "Close an idle or stalled connection after SECS (default 10)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
@@ -76,10 +82,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 	case 'g':
 		if (chmu_parse_size(arg, &env.gran) || env.gran < 256 ||
 		    (env.gran & (env.gran - 1)))
-			argp_error(st, "-g/--granularity: must be a power of two >= 256, not '%s'", arg);
+			argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
 		break;
 	case OPT_MAX_REGIONS:
-		env.max_regions = chmu_argp_num(st, arg, 1, 1 << 20);
+		env.max_regions = chmu_argp_num(st, arg, 1, 1 << 18);
 		break;
 	case OPT_THREADS:
 		env.threads = chmu_argp_num(st, arg, 1, 64);
@@ -105,6 +111,26 @@ struct exporter {
 	uint64_t scrapes, errors;
 	unsigned int region_shift;
 };
+
+/* DIR/ATTR as a number; -errno when it cannot be read or parsed. */
+static int read_u64(const char *dir, const char *attr, uint64_t *v)
+{
+	char path[700], buf[32], *end;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	errno = 0;
+	*v = strtoull(buf, &end, 0);
+	return errno || end == buf ? -EINVAL : 0;
+}
 
 static uint64_t mono_ns(void)
 {
@@ -137,6 +163,20 @@ static uint64_t window_ns(const struct chmu_inst *in)
 	return in->epoch_us * 1000ULL;
 }
 
+/* The epoch windows of the instances listed (at start, and each scrape). */
+static void set_windows(struct chmu_exporter_bpf *skel, const struct chmu_inst *v,
+			int n)
+{
+	int fd = bpf_map__fd(skel->maps.windows), i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t w = window_ns(&v[i]);
+
+		if (selected(v[i].id))
+			bpf_map_update_elem(fd, &v[i].id, &w, BPF_ANY);
+	}
+}
+
 struct inst_row {
 	uint32_t id;
 	struct exp_inst st;
@@ -155,7 +195,9 @@ static int cmp_region(const void *a, const void *b)
 
 	if (x->k.inst != y->k.inst)
 		return x->k.inst < y->k.inst ? -1 : 1;
-	return x->k.slot < y->k.slot ? -1 : x->k.slot > y->k.slot;
+	if (x->k.slot != y->k.slot)
+		return x->k.slot < y->k.slot ? -1 : 1;
+	return x->k.nid < y->k.nid ? -1 : x->k.nid > y->k.nid;
 }
 
 struct node_row {
@@ -169,7 +211,7 @@ static int cmp_node(const void *a, const void *b)
 
 	if (x->k.inst != y->k.inst)
 		return x->k.inst < y->k.inst ? -1 : 1;
-	return x->k.nid - y->k.nid;
+	return x->k.nid < y->k.nid ? -1 : x->k.nid > y->k.nid;
 }
 
 /*
@@ -228,6 +270,8 @@ static const struct {
 	  offsetof(struct exp_inst, region_dropped) },
 	{ "chmu_region_dropped_counts", "Sum of the counts of the entries in chmu_region_dropped_entries.",
 	  offsetof(struct exp_inst, region_dropped_counts) },
+	{ "chmu_epoch_dropped_entries", "Hotlist entries chmu_epoch_hot_units could not count (its instance-node map was full).",
+	  offsetof(struct exp_inst, node_dropped) },
 };
 
 static void render(struct exporter *x, struct mx_buf *b)
@@ -238,17 +282,26 @@ static void render(struct exporter *x, struct mx_buf *b)
 	struct region_row *regs = NULL;
 	struct node_row *nodes = NULL;
 	size_t nreg = 0, nnode = 0, nst = 0, i, k;
-	int nsys = 0, nrows = 0, j, fd;
+	int nsys = 0, nrows = 0, j;
 	struct inst_map_row *st = NULL;
 	struct mx_labels l, e;
-	uint64_t now = mono_ns();
+	uint64_t now = mono_ns(), ns = 0;
 	char dpa[32];
 
 	if (chmu_list(&sys, &nsys))
 		nsys = 0;
-	read_map(bpf_map__fd(skel->maps.insts), sizeof(__u32),
-		 offsetof(struct inst_map_row, v), sizeof(*st), EXP_MAX_INST,
-		 (void **)&st, &nst);
+	if (read_map(bpf_map__fd(skel->maps.insts), sizeof(__u32),
+		     offsetof(struct inst_map_row, v), sizeof(*st), EXP_MAX_INST,
+		     (void **)&st, &nst) ||
+	    read_map(bpf_map__fd(skel->maps.nodes), sizeof(struct exp_node_key),
+		     offsetof(struct node_row, v), sizeof(*nodes), EXP_MAX_NODES,
+		     (void **)&nodes, &nnode) ||
+	    read_map(bpf_map__fd(skel->maps.regions), sizeof(struct exp_region_key),
+		     offsetof(struct region_row, v), sizeof(*regs), env.max_regions,
+		     (void **)&regs, &nreg)) {
+		b->oom = true;	/* a 500, not a scrape with families missing */
+		goto out;
+	}
 	/* instances: those in sysfs now (selected) and those with data */
 	rows = calloc(nsys + nst + 1, sizeof(*rows));
 	if (!rows) {
@@ -271,15 +324,7 @@ static void render(struct exporter *x, struct mx_buf *b)
 		rows[j].have_st = true;
 	}
 	/* keep the epoch windows in step with the instances' configuration */
-	fd = bpf_map__fd(skel->maps.windows);
-	for (j = 0; j < nrows; j++) {
-		uint64_t w;
-
-		if (!rows[j].sys)
-			continue;
-		w = window_ns(rows[j].sys);
-		bpf_map_update_elem(fd, &rows[j].id, &w, BPF_ANY);
-	}
+	set_windows(skel, sys, nsys);
 
 #define EACH_ROW for (j = 0; j < nrows; j++)
 	for (k = 0; k < ARRAY_SIZE(inst_counters); k++) {
@@ -295,8 +340,11 @@ static void render(struct exporter *x, struct mx_buf *b)
 	EACH_ROW {
 		if (!rows[j].sys)
 			continue;
+		/* unreadable (unbound meanwhile): no sample, never a false reset */
+		if (read_u64(rows[j].sys->path, "drain_ns", &ns))
+			continue;
 		inst_labels(&l, rows[j].id);
-		mx_sample(b, &l, chmu_attr_u64(rows[j].sys->path, "drain_ns") / 1e9);
+		mx_sample(b, &l, ns / 1e9);
 	}
 	mx_family(b, "chmu_entry_count", MX_HISTOGRAM,
 		  "Hotlist entries by their count (log2 buckets).");
@@ -306,31 +354,29 @@ static void render(struct exporter *x, struct mx_buf *b)
 				  EXP_HIST_BUCKETS - 1, rows[j].st.count_sum);
 	}
 
-	read_map(bpf_map__fd(skel->maps.nodes), sizeof(struct exp_node_key),
-		 offsetof(struct node_row, v), sizeof(*nodes), EXP_MAX_NODES,
-		 (void **)&nodes, &nnode);
 	if (nodes)
 		qsort(nodes, nnode, sizeof(*nodes), cmp_node);
 	mx_family(b, "chmu_epoch_hot_units", MX_GAUGE,
-		  "Hot units posted in the last complete epoch-length window (1 s in always-on mode), per NUMA node of their HPA (-1: not online memory).");
+		  "Hot units of the instance's latest posting (an epoch's hotlist entries; in always-on mode those drained within 0.5 s), per NUMA node of their HPA (-1: not online memory); 0 once no posting came for two epochs (2 s).");
 	for (i = 0; nodes && i < nnode; i++) {
 		const struct exp_node *n = &nodes[i].v;
-		uint64_t len = 1000000000ULL;
+		uint64_t len = 1000000000ULL, v = 0;
+		const struct inst_row *in = NULL;
 
 		if (!selected(nodes[i].k.inst))
 			continue;
 		for (j = 0; j < nrows; j++)
-			if (rows[j].id == nodes[i].k.inst && rows[j].sys)
-				len = window_ns(rows[j].sys);
+			if (rows[j].id == nodes[i].k.inst)
+				in = &rows[j];
+		if (in && in->sys)
+			len = window_ns(in->sys);
+		if (in && n->group == in->st.group && now - in->st.group_ns <= 2 * len)
+			v = n->cur;
 		inst_labels(&l, nodes[i].k.inst);
 		mx_label(&l, "node", "%d", nodes[i].k.nid);
-		mx_sample_u64(b, &l, mx_window_value(n->win, n->cur, n->pwin,
-						     n->prev, now, len));
+		mx_sample_u64(b, &l, v);
 	}
 
-	read_map(bpf_map__fd(skel->maps.regions), sizeof(struct exp_region_key),
-		 offsetof(struct region_row, v), sizeof(*regs), env.max_regions,
-		 (void **)&regs, &nreg);
 	if (regs)
 		qsort(regs, nreg, sizeof(*regs), cmp_region);
 	for (k = 0; k < 2; k++) {
@@ -345,7 +391,7 @@ static void render(struct exporter *x, struct mx_buf *b)
 			snprintf(dpa, sizeof(dpa), "0x%llx",
 				 U(regs[i].k.slot << x->region_shift));
 			mx_label(&e, "dpa", "%s", dpa);
-			mx_label(&e, "node", "%d", regs[i].v.nid);
+			mx_label(&e, "node", "%d", regs[i].k.nid);
 			mx_sample_u64(b, &e, k ? regs[i].v.entries : regs[i].v.count_sum);
 		}
 	}
@@ -527,7 +573,8 @@ int main(int argc, char **argv)
 	struct chmu_inst *insts = NULL;
 	sigset_t set;
 	bool tp_btf, v6 = false;
-	int err, n = 0, sig, lfd = -1;
+	int err, n = 0, sig = SIGTERM, lfd = -1;
+	uint64_t served;
 
 	argp_err_exit_status = CHMU_EXIT_USAGE;
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
@@ -563,10 +610,6 @@ int main(int argc, char **argv)
 			err = CHMU_EXIT_ENV;
 			goto cleanup;
 		}
-		/* only --enable changes instances: nothing to restore */
-		free(insts);
-		insts = NULL;
-		n = 0;
 	}
 	lfd = listen_socket(&v6);
 	if (lfd < 0) {
@@ -603,15 +646,21 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	x.skel = skel;
+	set_windows(skel, insts, n);
+	if (!chmu_opts.enable) {
+		/* only --enable changes instances: nothing to restore */
+		free(insts);
+		insts = NULL;
+		n = 0;
+	}
 
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG |
 			     (v6 ? MHD_USE_IPv6 : 0),
 			     0, NULL, NULL, on_request, &x,
 			     MHD_OPTION_LISTEN_SOCKET, lfd,
 			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)env.threads,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)env.timeout,
-			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
-			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)32,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 			     MHD_OPTION_END);
 	if (!d) {
@@ -629,7 +678,10 @@ int main(int argc, char **argv)
 		if (sigwait(&set, &sig))
 			break;
 	} while (sig == SIGHUP);
-	fprintf(stderr, TOOL ": %s, %llu scrapes served\n", strsignal(sig), U(x.scrapes));
+	pthread_mutex_lock(&x.lock);
+	served = x.scrapes;
+	pthread_mutex_unlock(&x.lock);
+	fprintf(stderr, TOOL ": %s, %llu scrapes served\n", strsignal(sig), U(served));
 	err = 0;
 
 cleanup:

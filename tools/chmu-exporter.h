@@ -16,21 +16,28 @@ struct exp_inst {
 	__u64 lost;		/* the driver's count since enable, as last reported */
 	__u64 region_dropped;	/* entries whose region had no series (cap) */
 	__u64 region_dropped_counts;
+	__u64 node_dropped;	/* entries the node map had no room for */
 	__u64 batch_ns;		/* the last batch's time: its entries' time */
+	/*
+	 * Postings: batches drained within half a window of a posting's
+	 * first batch belong to it (one epoch's hot units, drained in one or
+	 * more batches); group counts postings, group_ns is the latest's
+	 * first batch.
+	 */
+	__u64 group, group_ns;
 	__u64 hist[EXP_HIST_BUCKETS];	/* entries by log2 of their count */
 };
 
+/* A region of a node: a region whose units move node gets a new series. */
 struct exp_region_key {
 	__u32 inst;		/* CHMU_INST_ID */
-	__u32 pad;
+	__s32 nid;
 	__u64 slot;		/* DPA >> region shift */
 };
 
 struct exp_region {
 	__u64 count_sum;
 	__u64 entries;
-	__s32 nid;		/* of the last entry in the region */
-	__u32 pad;
 };
 
 struct exp_node_key {
@@ -38,13 +45,10 @@ struct exp_node_key {
 	__s32 nid;
 };
 
-/*
- * Hot units per node in fixed windows of the instance's epoch length:
- * window number win holds cur entries, the window before it (pwin) prev.
- */
+/* Entries of one node in posting number group of its instance. */
 struct exp_node {
-	__u64 win, cur;
-	__u64 pwin, prev;
+	__u64 group;
+	__u64 cur;
 };
 
 #endif

@@ -1,12 +1,16 @@
 # chmu-exporter: a known workload (units 7 and 3 of the first 2 MiB region
 # touched 300 and 100 times, unit 600 of the second 50 times; threshold 1,
 # so every access lands in an entry whatever the epochs) seen through
-# /metrics and through a real Prometheus scraping it every second: the
-# region counters rise by exactly the workload's counts, the entry and
-# batch counters equal the driver's. Both formats pass promtool check
-# metrics; bad input exits 1 or 2 with one line; the region cap counts
-# what it drops; concurrent, slow and malformed clients, unbind and rebind
-# under the daemon, SIGHUP, and SIGTERM ending it with status 0.
+# /metrics and through a real Prometheus scraping it every second: after a
+# second run of the workload, the region counters rose by exactly its
+# counts and the entry counter by the driver's entries (PromQL's @). The
+# text format passes promtool check metrics; OpenMetrics when asked for;
+# bad input exits 1 or 2 with one line; the per-node gauge of the latest
+# posting (always-on mode: three units posted once each); the region cap
+# counts what it drops; concurrent scrapes while a client stalls and
+# another sends garbage, flat memory over 200 scrapes, unbind, rebind and
+# region destruction under the daemon, SIGHUP, and SIGTERM ending it with
+# status 0.
 . tests/lib.sh
 hmu_setup
 eval "$(chmu-region create -m mem0 --devdax)"
@@ -63,7 +67,7 @@ expect_eq "$rc:$(head -n 1 <<<"$out")" \
 	"1:chmu-exporter: -l/--listen: invalid address 'nowhere:0' (ADDR:PORT, :PORT or [V6ADDR]:PORT)" "bad address"
 rc=0; out=$(chmu-exporter -g 3M 2>&1) || rc=$?
 expect_eq "$rc:$(head -n 1 <<<"$out")" \
-	"1:chmu-exporter: -g/--granularity: must be a power of two >= 256, not '3M'" "bad granularity"
+	"1:chmu-exporter: granularity must be a power of two >= 256, not '3M'" "bad granularity"
 rc=0; out=$(chmu-exporter 5 2>&1) || rc=$?
 expect_eq "$rc:$(head -n 1 <<<"$out")" \
 	"1:chmu-exporter: unexpected argument '5' (the exporter runs until SIGTERM)" "interval refused"
@@ -114,19 +118,33 @@ expect_eq "$(metric "chmu_config_enabled{$I}") $(metric "chmu_config_threshold{$
 expect_eq "$(metric chmu_exporter_region_bytes) $(metric chmu_exporter_region_series) $(metric chmu_exporter_region_series_limit)" \
 	"2097152 2 4096" "region series"
 
-# The per-node gauge of the last epoch window: the device-DAX units have
-# no node (-1); with nothing touched since, it falls back to 0.
-wait_metric "chmu_epoch_hot_units{$I,node=\"-1\"}" 0
-
-# Through Prometheus: the counters rose by exactly the workload.
+# Through Prometheus: the counters rose by exactly the workload. The
+# first run's totals, ingested by T0; the workload again; the increase
+# from T0 is exactly one run's counts and the driver's new entries.
 wait_prom "chmu_region_counts_total{dpa=\"0x0\"}" 400
 wait_prom "chmu_region_counts_total{dpa=\"0x200000\"}" 50
 wait_prom "chmu_hotlist_entries_total" "$entries"
-expect_eq "$(prom_query 'sum(chmu_region_counts_total)')" 450 "Prometheus: all regions"
-expect_eq "$(prom_query 'chmu_entry_count_sum')" 450 "Prometheus: histogram sum"
+T0=$(date +%s.%N)
+sleep 1.1	# T0 is in the past for every later sample
+workload
+wait_metric "chmu_region_counts_total{$I,dpa=\"0x0\",node=\"-1\"}" 800
+wait_metric "chmu_region_counts_total{$I,dpa=\"0x200000\",node=\"-1\"}" 100
+entries2=$(cat "$HMU/entries")
+wait_prom "chmu_hotlist_entries_total" "$entries2"
+wait_prom "chmu_region_counts_total{dpa=\"0x200000\"}" 100
+wait_prom "chmu_region_counts_total{dpa=\"0x0\"}" 800
+expect_eq "$(prom_query "chmu_region_counts_total{dpa=\"0x0\"} - chmu_region_counts_total{dpa=\"0x0\"} @ $T0")" 400 \
+	"Prometheus: region 0x0 rose by the workload's 400"
+expect_eq "$(prom_query "chmu_region_counts_total{dpa=\"0x200000\"} - chmu_region_counts_total{dpa=\"0x200000\"} @ $T0")" 50 \
+	"Prometheus: region 0x200000 rose by the workload's 50"
+expect_eq "$(prom_query "chmu_hotlist_entries_total - chmu_hotlist_entries_total @ $T0")" "$((entries2 - entries))" \
+	"Prometheus: entries rose by the driver's"
+expect_eq "$(prom_query 'sum(chmu_region_counts_total)')" 900 "Prometheus: all regions"
+expect_eq "$(prom_query 'chmu_entry_count_sum')" 900 "Prometheus: histogram sum"
 expect_eq "$(prom_query 'count(chmu_entry_count_bucket)')" 33 "Prometheus: 32 log2 buckets and +Inf"
 
-# Both formats: promtool's linter on each; OpenMetrics when asked for.
+# promtool's linter on the text format (it reads no other); OpenMetrics
+# when asked for.
 curl -sf "$URL" >"$t/prom.txt"
 "$PROM/promtool" check metrics <"$t/prom.txt" >"$t/lint" 2>&1 || { cat "$t/lint"; fail "promtool check metrics"; }
 curl -sf -D "$t/hdr" -H 'Accept: application/openmetrics-text; version=1.0.0' "$URL" >"$t/om.txt"
@@ -143,15 +161,18 @@ grep -qi '^content-type: text/plain; version=0.0.4; charset=utf-8' "$t/hdr" || f
 expect_eq "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:9849/nope)" 404 "unknown path"
 expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x "$URL")" 405 "POST"
 exec 3<>/dev/tcp/127.0.0.1/9849		# connects and says nothing
-printf 'GARBAGE\r\n\r\n' | timeout 5 bash -c 'cat >/dev/tcp/127.0.0.1/9849' || true
 par=()
+(for i in $(seq 20); do
+	printf 'GARBAGE\r\n\r\n' | timeout 5 bash -c 'cat >/dev/tcp/127.0.0.1/9849' || true
+done) &
+par+=($!)
 for i in 1 2 3 4 5 6 7 8; do
 	(for j in 1 2 3 4 5; do curl -sf "$URL" | grep -c '^chmu_'; done >"$t/par.$i") &
 	par+=($!)
 done
 for p in "${par[@]}"; do wait "$p"; done
 expect_eq "$(cat "$t"/par.* | wc -l) $(cat "$t"/par.* | sort -u | wc -l)" "40 1" \
-	"40 concurrent scrapes, each whole and alike"
+	"8 clients x 5 scrapes at once, garbage meanwhile: each whole and alike"
 exec 3>&-
 # Memory stays bounded: 200 more scrapes after a warm-up grow nothing.
 rss() { awk '/^VmRSS:/ { print $2 }' /proc/"$epid"/status; }
@@ -167,7 +188,7 @@ kill -0 "$epid" || fail "SIGHUP ended the exporter"
 
 # Unbind under the daemon: counters stay, the instance is down; rebind.
 echo hmu_mem0.0 >/sys/bus/cxl/drivers/cxl_hmu/unbind
-expect_eq "$(metric "chmu_instance_up{$I}") $(metric "chmu_region_counts_total{$I,dpa=\"0x0\",node=\"-1\"}")" "0 400" "unbound: down, counters kept"
+expect_eq "$(metric "chmu_instance_up{$I}") $(metric "chmu_region_counts_total{$I,dpa=\"0x0\",node=\"-1\"}")" "0 800" "unbound: down, counters kept"
 [ -z "$(metric "chmu_config_enabled{$I}")" ] || fail "configuration of an unbound instance"
 echo hmu_mem0.0 >/sys/bus/cxl/drivers/cxl_hmu/bind
 expect_eq "$(metric "chmu_instance_up{$I}")" 1 "rebound: up"
@@ -175,8 +196,17 @@ expect_eq "$(metric "chmu_instance_up{$I}")" 1 "rebound: up"
 # The region destroyed under the daemon: scrapes go on, counters kept.
 echo 0 >"$HMU/enable"
 chmu-region destroy all >/dev/null
-expect_eq "$(metric "chmu_region_counts_total{$I,dpa=\"0x0\",node=\"-1\"}")" 400 "region destroyed: counters kept"
+expect_eq "$(metric "chmu_region_counts_total{$I,dpa=\"0x0\",node=\"-1\"}")" 800 "region destroyed: counters kept"
 eval "$(chmu-region create -m mem0 --devdax)"
+
+# The latest posting per node: in always-on mode, threshold 5, three
+# units touched 5 times each are posted once each, in one posting.
+hmu_cfg mode=always-on threshold=5 fill_threshold=0 unit_shift=12 enable=1
+chmu-workload touch --dax "$DEV" --size 4M --units 7,3,600 --count 5 >/dev/null
+wait_metric "chmu_epoch_hot_units{$I,node=\"-1\"}" 3
+wait_metric "chmu_epoch_hot_units{$I,node=\"-1\"}" 0	# two seconds without one
+echo "ok: latest posting: 3 hot units on node -1, then none"
+echo 0 >"$HMU/enable"
 
 kill -TERM "$epid"
 rc=0; wait "$epid" || rc=$?

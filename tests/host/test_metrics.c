@@ -35,7 +35,7 @@ static void render(struct mx_buf *b)
 	mx_sample(b, NULL, 0.25);
 	mx_family(b, "chmu_entry_count", MX_HISTOGRAM, "Counts of entries.");
 	mx_histogram_log2(b, &l, hist, 64, 4, 1 + 2 + 3 + 100 + 5000);
-	mx_family(b, "chmu_exporter_build", MX_INFO, "Build.");
+	mx_family(b, "chmu_exporter_build", MX_INFO, "Build \"info\".");
 	mx_labels_init(&e);
 	mx_label(&e, "version", "a\"b\\c");
 	mx_sample(b, &e, 0);
@@ -61,7 +61,7 @@ static void test_prometheus(void)
 		"chmu_entry_count_bucket{memdev=\"mem0\",chmu=\"0\",inst=\"1\",le=\"+Inf\"} 5\n"
 		"chmu_entry_count_sum{memdev=\"mem0\",chmu=\"0\",inst=\"1\"} 5106\n"
 		"chmu_entry_count_count{memdev=\"mem0\",chmu=\"0\",inst=\"1\"} 5\n"
-		"# HELP chmu_exporter_build_info Build.\n"
+		"# HELP chmu_exporter_build_info Build \"info\".\n"
 		"# TYPE chmu_exporter_build_info gauge\n"
 		"chmu_exporter_build_info{version=\"a\\\"b\\\\c\"} 1\n";
 	struct mx_buf b;
@@ -84,6 +84,7 @@ static void test_openmetrics(void)
 	static const char bucket[] =
 		"chmu_entry_count_bucket{memdev=\"mem0\",chmu=\"0\",inst=\"1\",le=\"3.0\"} 3\n";
 	static const char info[] =
+		"# HELP chmu_exporter_build Build \\\"info\\\".\n"
 		"# TYPE chmu_exporter_build info\n"
 		"chmu_exporter_build_info{version=\"a\\\"b\\\\c\"} 1\n# EOF\n";
 	struct mx_buf b;
@@ -113,6 +114,12 @@ static void test_negotiate(void)
 	CHECK(mx_negotiate("text/plain, Application/OpenMetrics-Text; version=1.0.0") == MX_OPENMETRICS);
 	CHECK(mx_negotiate("application/openmetrics-text; q=0") == MX_PROMETHEUS);
 	CHECK(mx_negotiate("application/openmetrics-textual") == MX_PROMETHEUS);
+	/* quality decides, whatever the order; Q= in any case */
+	CHECK(mx_negotiate("text/plain;q=1, application/openmetrics-text;q=0.1") == MX_PROMETHEUS);
+	CHECK(mx_negotiate("text/plain;q=0.2, application/openmetrics-text;Q=0.9") == MX_OPENMETRICS);
+	CHECK(mx_negotiate("*/*;q=0.8, application/openmetrics-text; version=1.0.0; q=0.5") == MX_PROMETHEUS);
+	CHECK(mx_negotiate("application/openmetrics-text;version=1.0.0;q=0.5,text/*;q=0.5") == MX_OPENMETRICS);
+	CHECK(mx_negotiate("application/json") == MX_PROMETHEUS);
 }
 
 static void test_large(void)

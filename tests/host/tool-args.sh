@@ -31,6 +31,18 @@ usage chmuheat "-R 3M" "chmuheat: region size must be a power of two >= 4K, not 
 usage chmuheat "-j --csv" "chmuheat: -j and --csv exclude each other"
 usage chmuheat "-g 0" "chmuheat: invalid number '0' (1..4096)"
 
+# chmu-exporter: a daemon, so no interval; its own options named.
+usage chmu-exporter "5" "chmu-exporter: unexpected argument '5' (the exporter runs until SIGTERM)"
+usage chmu-exporter "-l host:0" "chmu-exporter: -l/--listen: invalid address 'host:0' (ADDR:PORT, :PORT or [V6ADDR]:PORT)"
+usage chmu-exporter "-l ::1" "chmu-exporter: -l/--listen: invalid address '::1' (ADDR:PORT, :PORT or [V6ADDR]:PORT)"
+usage chmu-exporter "-g 3K" "chmu-exporter: granularity must be a power of two >= 256, not '3K'"
+usage chmu-exporter "--max-regions 0" "chmu-exporter: invalid number '0' (1..262144)"
+usage chmu-exporter "--threads 65" "chmu-exporter: invalid number '65' (1..64)"
+usage chmu-exporter "-t 5" "chmu-exporter: configuration options need --enable"
+usage chmu-exporter "-m 0" "chmu-exporter: memdev must be memN, not '0'"
+expect_eq "$(chmu-exporter -V)" "chmu-exporter 0.1" "chmu-exporter -V"
+chmu-exporter -h | grep -q -- '--listen=ADDR:PORT' || fail "chmu-exporter -h lacks --listen"
+
 # The bench helpers: chmu-workload zipf and chmu-score.
 usage chmu-workload "zipf --anon --zipf -1" "chmu-workload: invalid Zipf exponent '-1' (0 to 16)"
 usage chmu-workload "zipf --anon --accesses 0" "chmu-workload: invalid access count '0'"

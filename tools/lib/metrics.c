@@ -60,38 +60,58 @@ void mx_printf(struct mx_buf *b, const char *fmt, ...)
 	b->len += n;
 }
 
+/* The quality of one media range ("type/sub; a=b; q=0.5"): 1 by default. */
+static double range_q(const char *p, size_t len)
+{
+	const char *q = p, *end = p + len;
+
+	while ((q = memchr(q, ';', end - q))) {
+		q++;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		if (end - q > 2 && (q[0] == 'q' || q[0] == 'Q') && q[1] == '=')
+			return strtod(q + 2, NULL);
+	}
+	return 1;
+}
+
+static bool range_is(const char *p, size_t len, const char *type)
+{
+	size_t n = strlen(type);
+
+	return len >= n && !strncasecmp(p, type, n) &&
+	       (len == n || p[n] == ';' || p[n] == ' ' || p[n] == '\t');
+}
+
 /*
- * OpenMetrics when the scraper lists application/openmetrics-text with a
- * non-zero quality; Prometheus's text format otherwise (what every
- * scraper understands).
+ * RFC 9110 content negotiation between the two formats: OpenMetrics when
+ * application/openmetrics-text has a non-zero quality at least that of
+ * the text format (text/plain, text/\*, or \*\/\*); the text format
+ * otherwise, and when there is no Accept header.
  */
 enum mx_format mx_negotiate(const char *accept)
 {
+	double q_om = 0, q_text = 0, q;
 	const char *p = accept;
 
 	while (p && *p) {
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
-		const char *q;
 
 		while (len && (*p == ' ' || *p == '\t'))
 			p++, len--;
-		if (len >= 28 && !strncasecmp(p, "application/openmetrics-text", 28) &&
-		    (len == 28 || p[28] == ';' || p[28] == ' ')) {
-			q = p;
-			while ((q = strchr(q, ';')) && q < p + len) {
-				q++;
-				while (*q == ' ')
-					q++;
-				if (!strncmp(q, "q=", 2) && strtod(q + 2, NULL) <= 0)
-					break;
-			}
-			if (!q || q >= p + len)
-				return MX_OPENMETRICS;
+		q = range_q(p, len);
+		if (range_is(p, len, "application/openmetrics-text")) {
+			if (q > q_om)
+				q_om = q;
+		} else if (range_is(p, len, "text/plain") || range_is(p, len, "text/*") ||
+			   range_is(p, len, "*/*")) {
+			if (q > q_text)
+				q_text = q;
 		}
 		p = end ? end + 1 : NULL;
 	}
-	return MX_PROMETHEUS;
+	return q_om > 0 && q_om >= q_text ? MX_OPENMETRICS : MX_PROMETHEUS;
 }
 
 void mx_labels_init(struct mx_labels *l)
@@ -112,7 +132,7 @@ void mx_label(struct mx_labels *l, const char *name, const char *fmt, ...)
 	l->n++;
 }
 
-/* HELP text: backslash and newline escaped (both formats). */
+/* HELP text: backslash and newline escaped, and in OpenMetrics '"'. */
 static void put_help(struct mx_buf *b, const char *s)
 {
 	for (; *s; s++) {
@@ -120,6 +140,8 @@ static void put_help(struct mx_buf *b, const char *s)
 			mx_printf(b, "\\\\");
 		else if (*s == '\n')
 			mx_printf(b, "\\n");
+		else if (*s == '"' && b->fmt == MX_OPENMETRICS)
+			mx_printf(b, "\\\"");
 		else
 			mx_printf(b, "%c", *s);
 	}
@@ -195,7 +217,7 @@ static void put_value(struct mx_buf *b, double v)
 	else if (isinf(v))
 		mx_printf(b, " %sInf\n", v < 0 ? "-" : "+");
 	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		mx_printf(b, " %.0f\n", v);
+		mx_printf(b, " %.0f\n", v + 0.0);	/* + 0.0: no "-0" */
 	else
 		mx_printf(b, " %.17g\n", v);
 }
