@@ -3,7 +3,7 @@
 #   make              install missing packages, build kernel, QEMU and tools
 #   make test         host unit tests, device tests and guest tests
 #   make test-stress  the stress suite on the debug kernel (KASAN, lockdep,
-#                     kmemleak), building it first (~20 min the first time)
+#                     kmemleak), building it first (~12 min the first time)
 #   make check        host-only tests and QEMU qtests (seconds, no guest)
 #   make guest CMD=…  boot the guest and run CMD in it
 #   make shell        interactive guest shell

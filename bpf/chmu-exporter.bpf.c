@@ -49,7 +49,7 @@ struct {
 	__type(value, struct exp_node);
 } nodes SEC(".maps");
 
-__u64 untracked;	/* entries of instances the instance map had no room for */
+__u64 untracked;	/* entries with no instance state: map full, or batch before attach */
 
 static const struct exp_inst zero_inst;
 static const struct exp_node zero_node;
@@ -90,7 +90,6 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	__sync_fetch_and_add(&st->batches, 1);
 	if (BPF_CORE_READ(b, overflow))
 		__sync_fetch_and_add(&st->overflows, 1);
-	st->lost = BPF_CORE_READ(b, lost);
 	return 0;
 }
 

@@ -18,8 +18,8 @@ PKGS=(
 	# toolkit build and guest userland (the guest runs the host's root fs)
 	clang llvm libbpf-dev bpftool bpftrace ndctl daxctl numactl stress-ng
 	zlib1g-dev tmux
-	# chmu-exporter's HTTP server, and the client its tests scrape with
-	libmicrohttpd-dev curl
+	# chmu-exporter's HTTP server, and the client and JSON tool its tests use
+	libmicrohttpd-dev curl jq
 )
 # Packages that must come from bookworm-backports.
 BPO_PKGS=(linux-source-6.12 meson python3-pycotap)
@@ -48,8 +48,24 @@ need_src=0
 [ -f "$src_list" ] || need_src=1
 [ ${#missing[@]} -eq 0 ] && [ $need_src -eq 0 ] && [ $need_prom -eq 0 ] && exit 0
 
+fetch_prometheus() { # download and unpack the package; 1 if apt has no such file
+	local tmp
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get download -qq "$PROM_DEB" >/dev/null 2>&1) || { rm -rf "$tmp"; return 1; }
+	rm -rf "$PROM_DIR" && mkdir -p "$PROM_DIR"
+	dpkg-deb -x "$tmp"/"$PROM_DEB"_*.deb "$PROM_DIR"
+	rm -rf "$tmp"
+	[ -x "$PROM_DIR/usr/bin/prometheus" ] && [ -x "$PROM_DIR/usr/bin/promtool" ]
+}
+# Only Prometheus missing: the package lists may already know it, and
+# downloading and unpacking a package needs no root.
+if [ ${#missing[@]} -eq 0 ] && [ $need_src -eq 0 ]; then
+	echo "  DEPS    unpacking $PROM_DEB into $PROM_DIR"
+	fetch_prometheus && exit 0
+fi
+
 if [ "$(id -u)" != 0 ]; then
-	echo "deps: missing packages (${missing[*]}); run as root to install them" >&2
+	echo "deps: missing packages (${missing[*]:-none}) or apt sources ($src_list); run as root to install them" >&2
 	exit 1
 fi
 
@@ -70,21 +86,6 @@ Suites: bookworm bookworm-updates
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
-fi
-
-fetch_prometheus() { # download and unpack the package; 1 if apt has no such file
-	local tmp
-	tmp=$(mktemp -d)
-	(cd "$tmp" && apt-get download -qq "$PROM_DEB" >/dev/null 2>&1) || { rm -rf "$tmp"; return 1; }
-	rm -rf "$PROM_DIR" && mkdir -p "$PROM_DIR"
-	dpkg-deb -x "$tmp"/"$PROM_DEB"_*.deb "$PROM_DIR"
-	rm -rf "$tmp"
-	[ -x "$PROM_DIR/usr/bin/prometheus" ] && [ -x "$PROM_DIR/usr/bin/promtool" ]
-}
-# Only Prometheus missing: the package lists may already know it.
-if [ ${#missing[@]} -eq 0 ] && [ $need_src -eq 0 ]; then
-	echo "  DEPS    unpacking $PROM_DEB into $PROM_DIR"
-	fetch_prometheus && exit 0
 fi
 
 echo "  DEPS    apt-get update"

@@ -108,7 +108,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 struct exporter {
 	struct chmu_exporter_bpf *skel;
 	pthread_mutex_t lock;	/* one scrape renders at a time */
-	uint64_t scrapes, errors;
+	uint64_t scrapes;
 	unsigned int region_shift;
 };
 
@@ -264,8 +264,6 @@ static const struct {
 	  offsetof(struct exp_inst, batches) },
 	{ "chmu_hotlist_overflows", "Batches in which the device reported a hotlist overflow.",
 	  offsetof(struct exp_inst, overflows) },
-	{ "chmu_hotlist_lost_entries", "Entries the driver knows were lost since the instance was enabled (resets on enable).",
-	  offsetof(struct exp_inst, lost) },
 	{ "chmu_region_dropped_entries", "Hotlist entries of regions that got no series (the --max-regions cap was reached).",
 	  offsetof(struct exp_inst, region_dropped) },
 	{ "chmu_region_dropped_counts", "Sum of the counts of the entries in chmu_region_dropped_entries.",
@@ -334,6 +332,15 @@ static void render(struct exporter *x, struct mx_buf *b)
 			mx_sample_u64(b, &l, *(const uint64_t *)((const char *)&rows[j].st +
 								inst_counters[k].off));
 		}
+	}
+	mx_family(b, "chmu_hotlist_lost_entries", MX_COUNTER,
+		  "Entries the driver knows were lost since the instance was enabled (resets on enable).");
+	EACH_ROW {
+		/* the driver's own count, read now: never a stale or jumped value */
+		if (!rows[j].sys || read_u64(rows[j].sys->path, "lost", &ns))
+			continue;
+		inst_labels(&l, rows[j].id);
+		mx_sample_u64(b, &l, ns);
 	}
 	mx_family(b, "chmu_drain_seconds", MX_COUNTER,
 		  "Time the driver spent draining the hotlist since the instance was enabled (resets on enable).");
@@ -507,8 +514,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 							      MHD_HTTP_HEADER_ACCEPT)));
 	pthread_mutex_lock(&x->lock);
 	render(x, &b);
-	if (b.oom)
-		x->errors++;
 	pthread_mutex_unlock(&x->lock);
 	if (b.oom) {
 		mx_free(&b);
@@ -600,7 +605,12 @@ int main(int argc, char **argv)
 			goto cleanup;
 	} else {
 		err = chmu_list(&insts, &n);
-		if (err || !n) {
+		if (err && err != -ENOENT) {
+			fprintf(stderr, TOOL ": cannot list " CHMU_SYSFS_DEVICES ": %s\n", strerror(-err));
+			err = CHMU_EXIT_ENV;
+			goto cleanup;
+		}
+		if (!n) {
 			fprintf(stderr, TOOL ": no CHMU instance in " CHMU_SYSFS_DEVICES " (cxl_hmu bound?)\n");
 			err = CHMU_EXIT_ENV;
 			goto cleanup;

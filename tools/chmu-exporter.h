@@ -13,7 +13,6 @@ struct exp_inst {
 	__u64 entries;
 	__u64 count_sum;	/* sum of the entries' counts */
 	__u64 overflows;	/* batches that saw the overflow status */
-	__u64 lost;		/* the driver's count since enable, as last reported */
 	__u64 region_dropped;	/* entries whose region had no series (cap) */
 	__u64 region_dropped_counts;
 	__u64 node_dropped;	/* entries the node map had no room for */

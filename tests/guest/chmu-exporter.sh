@@ -105,6 +105,7 @@ entries=$(cat "$HMU/entries")
 batches=$(cat "$HMU/batches")
 expect_eq "$(metric "chmu_hotlist_entries_total{$I}")" "$entries" "entries = the driver's"
 expect_eq "$(metric "chmu_hotlist_batches_total{$I}")" "$batches" "batches = the driver's"
+expect_eq "$(metric "chmu_hotlist_lost_entries_total{$I}")" "$(cat "$HMU/lost")" "lost = the driver's"
 expect_eq "$(metric "chmu_entry_count_sum{$I}")" 450 "histogram sum = the workload's accesses"
 expect_eq "$(metric "chmu_entry_count_count{$I}")" "$entries" "histogram count = entries"
 expect_eq "$(metric "chmu_entry_count_bucket{$I,le=\"+Inf\"}")" "$entries" "+Inf bucket"
