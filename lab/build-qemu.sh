@@ -1,6 +1,7 @@
 #!/bin/bash
-# Build QEMU 10.0.2 from Debian's source tarball + qemu/patches/series,
-# x86_64-softmmu only. Keyed by a hash of its inputs; rebuilds incrementally.
+# Build QEMU 10.0.2 from Debian's source tarball + qemu/build-patches and
+# qemu/patches, x86_64-softmmu only. Keyed by a hash of its inputs; rebuilds
+# incrementally.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 LAB_TAG=QEMU
@@ -21,10 +22,14 @@ CONFIGURE_ARGS=(
 	--disable-docs --disable-install-blobs --python=/usr/bin/python3
 )
 
-plist=$(series_files "$LAB_ROOT/qemu/patches") || exit 1
+# The lab's build fix for Debian's tarball (qemu/build-patches), then the
+# device series (qemu/patches), which stays free of build workarounds.
+plist=$(series_files "$LAB_ROOT/qemu/build-patches" &&
+	series_files "$LAB_ROOT/qemu/patches") || exit 1
 mapfile -t patches < <(grep . <<<"$plist" || true)
 key=$( (echo "$TARBALL_SHA256 ${CONFIGURE_ARGS[*]}"; inputs_key "$0" \
-	"$LAB_ROOT/lab/lib.sh" "$LAB_ROOT/qemu/patches/series" "${patches[@]}") |
+	"$LAB_ROOT/lab/lib.sh" "$LAB_ROOT/qemu/build-patches/series" \
+	"$LAB_ROOT/qemu/patches/series" "${patches[@]}") |
 	sha256sum | cut -c1-16)
 if [ "$(cat "$Q/key" 2>/dev/null)" = "$key" ] && [ -x "$OUT/qemu-system-x86_64" ]; then
 	exit 0
@@ -50,8 +55,16 @@ if [ ! -d "$SRC" ]; then
 	run_logged "$LOG" tar --no-same-owner -xJf "$tarball" -C "$Q"
 fi
 
-msg QEMU "applying qemu/patches/series (${#patches[@]} patches)"
-sync_series "$SRC" "$LAB_ROOT/qemu/patches" "$Q/applied" "$LOG"
+msg QEMU "applying qemu/build-patches and qemu/patches (${#patches[@]} patches)"
+# One series of both, in order, for sync_series
+all=$Q/series
+rm -rf "$all" && mkdir -p "$all"
+for p in "${patches[@]}"; do
+	n="$(basename "$(dirname "$p")")-$(basename "$p")"
+	ln -s "$p" "$all/$n"
+	echo "$n" >>"$all/series"
+done
+sync_series "$SRC" "$all" "$Q/applied" "$LOG"
 
 if [ "$(cat "$OUT/.chmu-configure" 2>/dev/null)" != "${CONFIGURE_ARGS[*]}" ]; then
 	msg QEMU "configuring"

@@ -28,5 +28,6 @@ check_series() { # check_series PATCHDIR CHECKPATCH [ARGS...]
 }
 
 check_series qemu/patches "$CHMU_CACHE/qemu/qemu-10.0.2/scripts/checkpatch.pl" --no-tree
+check_series qemu/build-patches "$CHMU_CACHE/qemu/qemu-10.0.2/scripts/checkpatch.pl" --no-tree
 check_series kernel/patches "$CHMU_CACHE/kernel/linux-source-6.12/scripts/checkpatch.pl" \
 	--strict --no-tree --ignore FILE_PATH_CHANGES
