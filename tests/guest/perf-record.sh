@@ -42,10 +42,12 @@ expect_eq "$(perf report -D -i rfc.data | dump_entries)" "$order" "perf report -
 
 # Many fill-threshold drains (always-on, threshold 1, fill threshold 16)
 # into an 8 KiB AUX area that wraps: every record's count matches the
-# entries that follow it, and all 1000 entries arrive.
+# entries that follow it, and all 1500 entries arrive. 1500 entries are
+# 12000 bytes before any header, so the area wraps however many drains
+# (records, headers) the timing makes.
 hmu_cfg fill_threshold=16 poll_ms=100
 perf record -a -m ,8K -e cxl_hmu_mem0.0.0/epoch_type=1,access_type=6,hotness_threshold=1,hotness_granual=12/ \
-	-o wrap.data -- sh -c "for r in \$(seq 10); do $work --units 0-99 >/dev/null; sleep 0.3; done; sleep 0.5" 2>wrap.err
+	-o wrap.data -- sh -c "for r in \$(seq 10); do $work --units 0-149 >/dev/null; sleep 0.3; done; sleep 0.5" 2>wrap.err
 cat wrap.err
 grep -q 'lost\|gaps' wrap.err && fail "perf reported lost AUX data"
 perf report --dump-raw-traces -i wrap.data >wrap.txt
@@ -59,7 +61,7 @@ expect_eq "$bad" 0 "records whose header count differs from their entries"
 [ "$records" -ge 10 ] || fail "only $records records"
 expect_eq "$(grep -c '^Header 0: .* reason 0$' wrap.txt | awk '$1 > 0 { print "yes" }')" yes "fill-threshold drains"
 expect_eq "$(dump_entries <wrap.txt | tr ' ' '\n' | sort -t: -k1n | uniq -c | awk '{ print $1 "x" $2 }' | sort -u | tr '\n' ' ')" \
-	"$(seq -f '10x%g:1' 0 99 | sort -u | tr '\n' ' ')" "each of 100 units 10 times"
+	"$(seq -f '10x%g:1' 0 149 | sort -u | tr '\n' ' ')" "each of 150 units 10 times"
 # AUXTRACE events carry the running AUX offset: past 8 KiB, it wrapped.
 end=0
 while read -r size off; do

@@ -29,6 +29,9 @@ bad chmu-hotlist-size=1 "chmu-hotlist-size must be at least 2"
 bad chmu-blocks=0 "chmu-blocks must be 1..4"
 bad chmu-blocks=2,chmu-instances=5 "chmu-blocks x chmu-instances must be 1..8"
 bad chmu-llc-size=32 "chmu-llc-size must be at least 64 bytes"
+bad chmu-llc-size=48K "chmu-llc-size must be a power of two up to 256 MiB"
+bad chmu-llc-size=512M "chmu-llc-size must be a power of two up to 256 MiB"
+ok chmu-llc-size=256M
 bad chmu-counters=16777217 "chmu-counters must be at most 16777216"
 ok chmu-granularity=line,chmu-llc-size=1M
 ok chmu-granularity=access
