@@ -101,7 +101,17 @@ chmu)
 		"$(cut -d' ' -f3 "$R/rounds.txt" | median)" \
 		"$(cut -d' ' -f3 "$R/rounds.txt" | sort -g | head -n 1)" \
 		"$(cut -d' ' -f3 "$R/rounds.txt" | sort -g | tail -n 1)")"
-	printf '| %s | %.0f | %.0f | %s | %s-%s |\n' "$2" "$off" "$on" "$med" "$lo" "$hi" >"$R/row.md"
+	# Epoch end under load: 100 ms epochs, threshold 1, each round
+	# touching 16384 units (64 MiB) once, then draining the list; QEMU's
+	# cxl_chmu_epoch_end trace (bench/run.sh) times each epoch end.
+	chmu-regs enable -m epoch -e 100000 -t 1 -u 12 >/dev/null
+	for ((r = 0; r < ROUNDS * 2; r++)); do
+		chmu-workload touch --dax "$DEV" --size 64M --units 0-16383 >/dev/null
+		sleep 0.3
+		chmu-regs drain >/dev/null
+	done
+	chmu-regs disable >/dev/null
+	printf '| %s | %.0f | %.0f | %s | %s-%s |' "$2" "$off" "$on" "$med" "$lo" "$hi" >"$R/row.md"
 	printf '{"tracker":"%s","rounds":%d,"disabled":%.0f,"enabled":%.0f,"ratio":%s,"ratio_min":%s,"ratio_max":%s}' \
 		"$2" "$ROUNDS" "$off" "$on" "$med" "$lo" "$hi" >"$R/row.json"
 	;;
