@@ -351,21 +351,44 @@ accuracy)
 		chmu-score -k "$2" "$R/truth" "$1" |
 			awk -F= '{ v[$1] = $2 } END { print v["recall"], v["precision"], v["captured"], v["ideal"], v["reported"], v["tied"] }'
 	}
-	row() { # row NAME FILE CPU_NS
-		local k16 k64 k256 p64 c64 i64 n64 t64
+	# epoch_ratio: M5's access-count ratio per epoch (chmutop's interval of
+	# 1 s = one epoch): the true accesses of the units the monitor posted
+	# most of that epoch (its K = up to 64 hottest by the interval's sum)
+	# over those of the K truly hottest; "mean min" over the epochs in
+	# which it posted anything. The workload is stationary, so the run's
+	# truth is each epoch's, scaled.
+	epoch_ratio() {
+		jq -r 'select(.type == "unit" and .interval_sum > 0) | "\(.interval) \(.hpa) \(.interval_sum)"' \
+			"$R/chmutop.json" >"$R/per-epoch.txt"
+		local n k
+		for n in $(cut -d' ' -f1 "$R/per-epoch.txt" | sort -n | uniq); do
+			awk -v n="$n" '$1 == n { print $2, $3 }' "$R/per-epoch.txt" >/run/epoch.txt
+			k=$(wc -l </run/epoch.txt)
+			[ "$k" -le 64 ] || k=64
+			chmu-score -k "$k" "$R/truth" /run/epoch.txt |
+				awk -F= '{ v[$1] = $2 } END { if (v["ideal"] > 0) print v["captured"] / v["ideal"] }'
+		done | awk '{ s += $1; if (NR == 1 || $1 < m) m = $1 } END { if (NR) printf "%.3f %.3f\n", s / NR, m; else print "0 0" }'
+	}
+	row() { # row NAME FILE CPU_NS [EPOCH_MEAN EPOCH_MIN]
+		local k16 k64 k256 p64 c64 i64 n64 t64 r64
 		read -r k16 _ <<<"$(score "$2" 16)"
 		read -r k64 p64 c64 i64 n64 t64 <<<"$(score "$2" 64)"
 		read -r k256 _ <<<"$(score "$2" 256)"
-		printf '| %s | %s | %s | %s | %s | %s | %s of %s | %.0f | %.1f%% |\n' \
-			"$1" "$k16" "$k64" "$k256" "$p64" "$t64" "$c64" "$i64" \
+		r64=$(awk -v c="$c64" -v i="$i64" 'BEGIN { printf "%.3f", i > 0 ? c / i : 0 }')
+		printf '| %s | %s | %s | %s | %s | %s | %s of %s | %s | %s | %.0f | %.1f%% |\n' \
+			"$1" "$k16" "$k64" "$k256" "$p64" "$t64" "$c64" "$i64" "$r64" \
+			"$([ -n "${4-}" ] && echo "$4 (min $5)" || echo -)" \
 			"$(awk -v c="$3" 'BEGIN { print c / 1e6 }')" \
 			"$(awk -v c="$3" -v s="$secs" 'BEGIN { print c / (s * 1e9) * 100 }')"
-		printf '{"monitor":"%s","recall16":%s,"recall64":%s,"recall256":%s,"precision64":%s,"captured64":%s,"ideal64":%s,"cpu_ns":%s,"seconds":%s,"accesses":%s}\n' \
-			"$1" "$k16" "$k64" "$k256" "$p64" "$c64" "$i64" "$3" "$secs" "$acc" >>"$R/rows.json"
+		printf '{"monitor":"%s","recall16":%s,"recall64":%s,"recall256":%s,"precision64":%s,"captured64":%s,"ideal64":%s,"ratio64":%s,%s"cpu_ns":%s,"seconds":%s,"accesses":%s}\n' \
+			"$1" "$k16" "$k64" "$k256" "$p64" "$c64" "$i64" "$r64" \
+			"$([ -n "${4-}" ] && printf '"ratio_epoch_mean":%s,"ratio_epoch_min":%s,' "$4" "$5")" \
+			"$3" "$secs" "$acc" >>"$R/rows.json"
 	}
 	: >"$R/rows.json"
 	echo "drain_ns=$((d1 - d0)) bpf_ns=$((b1 - b0)) chmutop_ns=$((c1 - c0))" >"$R/cpu.txt"
-	row "CHMU, $label (chmutop)" "$R/chmu.txt" $((d1 - d0 + b1 - b0 + c1 - c0)) >"$R/rows.md"
+	read -r em emin <<<"$(epoch_ratio)"
+	row "CHMU, $label (chmutop)" "$R/chmu.txt" $((d1 - d0 + b1 - b0 + c1 - c0)) "$em" "$emin" >"$R/rows.md"
 	if [ -n "$damon" ]; then
 		row "DAMON paddr, default attributes" "$R/damon0.txt" $((k1 - k0)) >>"$R/rows.md"
 		row "DAMON paddr, tuned finer" "$R/damon1.txt" $((f1 - f0)) >>"$R/rows.md"

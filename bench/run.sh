@@ -34,15 +34,23 @@ models=(
 	"exact|"
 	"limited (4096 counters)|chmu-counters=4096"
 	"exact + modelled LLC (1 MiB)|chmu-llc-size=1M"
+	"Count-Min 4 x 32768 x 14 bit, top-25 (M5)|chmu-tracker=cms"
+	"Count-Min 4 x 2048 x 14 bit, top-25|chmu-tracker=cms,chmu-cms-width=2048"
+	"Space-Saving, 50 entries (M5)|chmu-tracker=space-saving"
+	"Space-Saving, 50 entries, lossy ingest|chmu-tracker=space-saving,chmu-lossy=on"
 )
 msg BENCH "memory throughput, DRAM vs CXL"
 boot base 'bench/guest-bench.sh memory'
 # epoch_end DIR: "hot posted ns" medians of the epoch ends QEMU traced
-# (cxl_chmu_epoch_end) while the guest touched 16384 units per epoch; the
-# throughput rounds' epochs (512 units at most) are left out.
+# (cxl_chmu_epoch_end) while the guest touched 16384 units per epoch:
+# those after the last enable (cxl_chmu_enable), which starts the touch
+# rounds, that saw any hot unit.
 epoch_end() {
-	sed -n 's/.*cxl_chmu_epoch_end instance [0-9]* hot \([0-9]*\) posted \([0-9]*\) dropped [0-9]* took \([0-9]*\) ns.*/\1 \2 \3/p' \
-		"$res/$1/qemu.log" | awk '$1 > 512' >"$res/$1/epoch-end.txt"
+	awk '/cxl_chmu_enable / { n = 0; next }
+		/cxl_chmu_epoch_end / { line[n++] = $0 }
+		END { for (i = 0; i < n; i++) print line[i] }' "$res/$1/qemu.log" |
+		sed -n 's/.*cxl_chmu_epoch_end instance [0-9]* hot \([0-9]*\) posted \([0-9]*\) dropped [0-9]* took \([0-9]*\) ns.*/\1 \2 \3/p' |
+		awk '$1 > 0' >"$res/$1/epoch-end.txt"
 	[ -s "$res/$1/epoch-end.txt" ] || die "$1: QEMU traced no epoch end of the touch rounds"
 	local c
 	for c in 1 2 3; do
@@ -53,7 +61,7 @@ epoch_end() {
 i=0
 for m in "${models[@]}"; do
 	msg BENCH "CHMU cost: ${m%%|*}"
-	CHMU_PROPS=${m#*|} QEMU_EXTRA='-trace cxl_chmu_epoch_end' \
+	CHMU_PROPS=${m#*|} QEMU_EXTRA='-trace cxl_chmu_epoch_end -trace cxl_chmu_enable' \
 		boot m$i "bench/guest-bench.sh chmu '${m%%|*}'"
 	read -r hot posted ns <<<"$(epoch_end m$i)"
 	printf ' %s | %s | %.0f |\n' "$hot" "$posted" "$((ns / 1000))" >"$res/m$i/epoch.md"
@@ -67,6 +75,10 @@ acc_models=(
 	"exact|"
 	"limited (512 counters)|chmu-counters=512"
 	"exact + modelled LLC (1 MiB)|chmu-llc-size=1M"
+	"Count-Min 4 x 32768 x 14 bit, top-25 (M5)|chmu-tracker=cms"
+	"Count-Min 4 x 2048 x 14 bit, top-25|chmu-tracker=cms,chmu-cms-width=2048"
+	"Space-Saving, 50 entries (M5)|chmu-tracker=space-saving"
+	"Space-Saving, 50 entries, lossy ingest|chmu-tracker=space-saving,chmu-lossy=on"
 )
 i=0
 for m in "${acc_models[@]}"; do
@@ -171,12 +183,18 @@ compares them with the truth's K hottest: recall = precision when the
 monitor names K units. "tied" is how many units share the score at the
 monitor's K-th place: a region-based monitor cannot rank inside a region.
 "captured" is the share of all accesses that go to the monitor's top 64
-(beside the best possible). CPU: for the CHMU, the driver's drain time
+(beside the best possible). "ratio@64" is M5's average access-count
+ratio over the run: the true accesses of the 64 units the monitor picks
+over those of the truly hottest 64 (captured / best possible). "ratio
+per epoch" is the same per epoch (chmutop's 1 s interval): the units the
+monitor posted most of in that epoch, up to 64, against as many truly
+hottest units; the mean over the epochs with any entry, and the worst.
+CPU: for the CHMU, the driver's drain time
 plus chmutop's BPF and process time; for DAMON, its kdamond thread; both
 over the run.
 
-| monitor | recall@16 | recall@64 | recall@256 | precision@64 | tied@64 | captured@64 | CPU ms | CPU % of run |
-|---|---|---|---|---|---|---|---|---|
+| monitor | recall@16 | recall@64 | recall@256 | precision@64 | tied@64 | captured@64 | ratio@64 | ratio per epoch | CPU ms | CPU % of run |
+|---|---|---|---|---|---|---|---|---|---|---|
 MD
 	cat "$res"/a*/rows.md
 	echo
@@ -211,21 +229,6 @@ over the instances; entries/s: over the load and the drain after it.
 MD
 	cat "$res"/s*/scale.md
 } >"$out/results.md"
-{
-	printf '{"version":1,"memory":'
-	cat "$res/base/section.json"
-	printf ',"chmu":['
-	for d in "$res"/m*; do
-		printf '%s%s\n' "$(sed 's/}$//' "$d/row.json")" "$(cat "$d/epoch.json")"
-	done | paste -sd,
-	printf '],"drain":'
-	cat "$res/drain/drain.json"
-	printf ',"accuracy":['
-	for f in "$res"/a*/rows.json; do cat "$f"; echo; done | grep . | paste -sd,
-	printf '],"scale":['
-	for f in "$res"/s*/scale.json; do cat "$f"; [ "$f" = "$(ls "$res"/s*/scale.json | tail -n 1)" ] || printf ,; done
-	printf ']'
-
-	printf '}\n'
-} >"$out/results.json"
+bench/results-json.sh "$res" >"$out/results.json"
+jq . "$out/results.json" >/dev/null || die "$out/results.json is not valid JSON"
 cat "$out/results.md"

@@ -36,4 +36,15 @@ bad chmu-counters=16777217 "chmu-counters must be at most 16777216"
 ok chmu-granularity=line,chmu-llc-size=1M
 ok chmu-granularity=access
 bad chmu-granularity=bytes "chmu-granularity must be 'access' or 'line'"
+ok chmu-tracker=cms
+ok chmu-tracker=space-saving,chmu-lossy=on
+ok chmu-tracker=cms,chmu-cms-width=1048576,chmu-cms-depth=8,chmu-cms-bits=16,chmu-topk=1024
+bad chmu-tracker=bloom "chmu-tracker must be exact, limited, cms or space-saving"
+bad chmu-tracker=limited "chmu-tracker=limited needs chmu-counters"
+bad chmu-tracker=cms,chmu-counters=8 "chmu-counters is for chmu-tracker=limited only"
+bad chmu-tracker=cms,chmu-cms-width=3000 "chmu-cms-width must be a power of two from 2 to 1048576"
+bad chmu-tracker=cms,chmu-cms-depth=9 "chmu-cms-depth must be 1..8"
+bad chmu-tracker=cms,chmu-cms-bits=17 "chmu-cms-bits must be 1..16"
+bad chmu-tracker=cms,chmu-topk=0 "chmu-topk must be 1..1024"
+bad chmu-tracker=space-saving,chmu-ss-entries=2000 "chmu-ss-entries must be 1..1024"
 echo ok
