@@ -7,6 +7,8 @@
 #   guest-bench.sh scale LABEL   drain cost per entry with chmutop attached
 #                                as enabled instances and entry rate grow
 #                                (LABEL: the boot's hotlist size)
+#   guest-bench.sh shift LABEL   how many epochs the tracker model needs to
+#                                follow a Zipf hot set that moves halfway
 #   guest-bench.sh accuracy LABEL [damon]
 #                                top-K recall/precision of chmutop on a Zipf
 #                                workload with known truth; with damon, DAMON
@@ -51,7 +53,7 @@ wait_attached() {
 	sleep 2
 }
 
-if [ "$1" = accuracy ]; then
+if [ "$1" = accuracy ] || [ "$1" = shift ]; then
 	eval "$(chmu-region create -m mem0 --ram)"
 else
 	eval "$(chmu-region create -m mem0 --devdax)"
@@ -264,6 +266,57 @@ scale)
 	awk -F'|' '{ printf "%s{\"hotlist_size\":%s,\"instances\":%d,\"threshold\":%d,\"entries\":%d,\"drain_ns\":%d,\"seconds\":%s}", (NR > 1 ? "," : ""), $1, $2, $3, $4, $5, $6 }' \
 		"$R/scale.txt" >"$R/scale.json"
 	;;
+shift)
+	# The Zipf run's hot set moves halfway (chmu-workload --shift): per
+	# epoch (chmutop's 1 s interval, by its interval sum), the share of
+	# the new hot set's K hottest units among the monitor's K (K = up to
+	# 64: as many as it posted) from the epoch the shift fell in.
+	label=$2
+	modprobe cxl_hmu
+	I=/sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.0
+	ACC_SIZE=${ACC_SIZE:-16M} ACC_N=${ACC_N:-16M} ACC_ZIPF=${ACC_ZIPF:-1.0}
+	chmu-workload zipf --node "$NODE" --size "$ACC_SIZE" --accesses "$ACC_N" \
+		--zipf "$ACC_ZIPF" --shift --truth "$R/truth" --wait >"$R/workload.txt" &
+	wl=$!
+	for _ in $(seq 300); do grep -q '^ready=' "$R/workload.txt" && break; sleep 0.1; done
+	t_top=$(date +%s%N)
+	chmutop -b -j -s sum -r 4096 --max-units 16384 --enable -M epoch -e 1000000 \
+		-t 1 -u 4K 1 >/run/chmutop.json 2>"$R/chmutop.err" &
+	top=$!
+	for _ in $(seq 100); do [ "$(cat $I/enable)" = 1 ] && break; sleep 0.1; done
+	sleep 2.5
+	t_start=$(date +%s%N)
+	kill -USR1 $wl
+	wait $wl
+	sleep 2.5
+	kill -INT $top
+	wait $top || { cat "$R/chmutop.err" >&2; exit 1; }
+	mv /run/chmutop.json "$R/chmutop.json"
+	shift_ns=$(sed -n 's/^shift_ns=//p' "$R/workload.txt")
+	# chmutop prints interval n at about t_top + n s: the shift is in
+	# interval s
+	s=$(( (t_start + shift_ns - t_top) / 1000000000 + 1 ))
+	jq -r 'select(.type == "unit" and .interval_sum > 0) | "\(.interval) \(.hpa) \(.interval_sum)"' \
+		"$R/chmutop.json" >"$R/per-epoch.txt"
+	: >"$R/follow.txt"
+	for n in $(cut -d' ' -f1 "$R/per-epoch.txt" | sort -n | uniq); do
+		[ "$n" -ge "$s" ] || continue
+		awk -v n="$n" '$1 == n { print $2, $3 }' "$R/per-epoch.txt" >/run/epoch.txt
+		k=$(wc -l </run/epoch.txt)
+		[ "$k" -le 64 ] || k=64
+		echo "$((n - s)) $k $(chmu-score -k "$k" "$R/truth.after" /run/epoch.txt | sed -n 's/^recall=//p')" >>"$R/follow.txt"
+	done
+	# epochs after the shift's until the K picked hold 90% of the new K
+	# hottest (-1: never during the run), the first full epoch's share, and
+	# the best
+	read -r after first best <<<"$(awk '$3 >= 0.9 && e == "" { e = $1 }
+		$1 == 1 { f = $3 } $3 > b { b = $3 }
+		END { printf "%s %s %s\n", e == "" ? -1 : e, f == "" ? 0 : f, b == "" ? 0 : b }' "$R/follow.txt")"
+	printf '| %s | %s | %s | %s |\n' "$label" \
+		"$([ "$after" -ge 0 ] && echo "$after" || echo "not within the run")" "$first" "$best" >"$R/shift.md"
+	printf '{"monitor":"%s","epochs_to_90":%s,"recall_first_epoch":%s,"recall_best":%s}\n' \
+		"$label" "$after" "$first" "$best" >"$R/shift.json"
+	;;
 accuracy)
 	label=$2 damon=${3-}
 	modprobe cxl_hmu
@@ -374,7 +427,7 @@ accuracy)
 		read -r k16 _ <<<"$(score "$2" 16)"
 		read -r k64 p64 c64 i64 n64 t64 <<<"$(score "$2" 64)"
 		read -r k256 _ <<<"$(score "$2" 256)"
-		r64=$(awk -v c="$c64" -v i="$i64" 'BEGIN { printf "%.3f", i > 0 ? c / i : 0 }')
+		r64=$(awk -v c="$c64" -v i="$i64" 'BEGIN { printf "%.3f", (i > 0 ? c / i : 0) }')
 		printf '| %s | %s | %s | %s | %s | %s | %s of %s | %s | %s | %.0f | %.1f%% |\n' \
 			"$1" "$k16" "$k64" "$k256" "$p64" "$t64" "$c64" "$i64" "$r64" \
 			"$([ -n "${4-}" ] && echo "$4 (min $5)" || echo -)" \

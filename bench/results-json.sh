@@ -27,6 +27,8 @@ printf '],"drain":'
 cat "$res/drain/drain.json"
 printf ',"accuracy":['
 rows "$res"/a*/rows.json
+printf '],"shift":['
+rows "$res"/f*/shift.json
 printf '],"scale":['
 rows "$res"/s*/scale.json
 printf ']}\n'

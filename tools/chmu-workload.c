@@ -17,7 +17,9 @@
  *           units, a random word within each unit), timed; --truth FILE
  *           writes the exact count per unit: the ground truth for make
  *           bench (physical addresses for anonymous memory, offsets in
- *           the device for device DAX).
+ *           the device for device DAX). --shift moves the hot set
+ *           halfway (a new permutation) and also writes FILE.after, the
+ *           counts of the second half alone; shift_ns says when.
  *
  * Results are printed as key=value lines. Every access is a single aligned
  * 8-byte load or store through a volatile pointer, so under TCG each one
@@ -66,6 +68,7 @@ static struct env {
 	double zipf_s;
 	const char *truth;
 	int wait_signal;
+	int shift;
 } env = {
 	.node = -1,
 	.size = 16 << 20,
@@ -91,6 +94,8 @@ static const struct argp_option opts[] = {
 	{ "zipf", 'z', "S", 0, "Zipf exponent for zipf (default 1.0; 0 = uniform)", 0 },
 	{ "seed", 'S', "N", 0, "Seed for zipf (default fixed: runs repeat)", 0 },
 	{ "truth", 'T', "FILE", 0, "zipf: write the exact count per unit to FILE", 0 },
+	{ "shift", 'H', NULL, 0, "zipf: move the hot set halfway through (with "
+	  "--truth, FILE.after has the second half's counts)", 0 },
 	{ "wait", 'W', NULL, 0, "zipf/stream: once the memory is allocated, print "
 	  "ready=PID and wait for SIGUSR1 before the timed accesses", 0 },
 	{ 0 },
@@ -174,6 +179,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'W':
 		env.wait_signal = 1;
 		break;
+	case 'H':
+		env.shift = 1;
+		break;
 	case ARGP_KEY_ARG:
 		if (state->arg_num)
 			argp_usage(state);
@@ -191,6 +199,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "touch needs --units");
 		if (env.truth && strcmp(env.mode, "zipf"))
 			argp_error(state, "--truth is for zipf");
+		if (env.shift && strcmp(env.mode, "zipf"))
+			argp_error(state, "--shift is for zipf");
 		if (!strcmp(env.mode, "zipf") && env.size / env.unit_size < 1)
 			argp_error(state, "--size is smaller than one unit");
 		if (!strcmp(env.mode, "zipf") && env.size / env.unit_size > (1U << 24))
@@ -446,7 +456,8 @@ static int phys_pages(void *p, uint64_t n, uint64_t *pa)
 	return err;
 }
 
-static int write_truth(void *area, const uint64_t *counts, uint64_t units)
+static int write_truth(void *area, const uint64_t *counts, uint64_t units,
+		       const char *path)
 {
 	uint64_t *addr = calloc(units, sizeof(*addr));
 	FILE *f = NULL;
@@ -464,9 +475,9 @@ static int write_truth(void *area, const uint64_t *counts, uint64_t units)
 		err = 1;
 		goto out;
 	}
-	f = fopen(env.truth, "w");
+	f = fopen(path, "w");
 	if (!f) {
-		fprintf(stderr, "chmu-workload: %s: %s\n", env.truth, strerror(errno));
+		fprintf(stderr, "chmu-workload: %s: %s\n", path, strerror(errno));
 		err = 1;
 		goto out;
 	}
@@ -485,7 +496,7 @@ static int write_truth(void *area, const uint64_t *counts, uint64_t units)
 			(unsigned long long)counts[u]);
 	}
 	if (fclose(f) && !err) {
-		fprintf(stderr, "chmu-workload: %s: %s\n", env.truth, strerror(errno));
+		fprintf(stderr, "chmu-workload: %s: %s\n", path, strerror(errno));
 		err = 1;
 	}
 out:
@@ -497,28 +508,39 @@ static int do_zipf(void *area)
 {
 	uint64_t units = env.size / env.unit_size, words = env.unit_size / 8;
 	uint64_t *counts = calloc(units, sizeof(*counts));
-	uint64_t sink = 0, t0, ns, top = 0;
+	uint64_t *after = env.shift ? calloc(units, sizeof(*after)) : NULL;
+	uint64_t sink = 0, t0, ns, top = 0, shift_ns = 0;
 	struct zipf z;
 	int err;
 
-	if (!counts) {
+	if (!counts || (env.shift && !after)) {
 		fprintf(stderr, "chmu-workload: %s\n", strerror(ENOMEM));
+		free(counts);
+		free(after);
 		return 1;
 	}
 	err = zipf_init(&z, units, env.zipf_s, env.seed);
 	if (err) {
 		fprintf(stderr, "chmu-workload: zipf: %s\n", strerror(-err));
 		free(counts);
+		free(after);
 		return 1;
 	}
 	if (wait_start()) {
 		zipf_free(&z);
 		free(counts);
+		free(after);
 		return 1;
 	}
 	t0 = now_ns();
 	for (uint64_t i = 0; i < env.accesses; i++) {
-		uint32_t u = zipf_unit(&z);
+		uint32_t u;
+
+		if (after && i == env.accesses / 2) {
+			zipf_shuffle(&z);
+			shift_ns = now_ns() - t0;
+		}
+		u = zipf_unit(&z);
 		volatile uint64_t *w = (volatile uint64_t *)((char *)area +
 			u * env.unit_size) + (zipf_rand(&z.rng) & (words - 1));
 
@@ -527,6 +549,8 @@ static int do_zipf(void *area)
 		else
 			sink += *w;
 		counts[u]++;
+		if (after && i >= env.accesses / 2)
+			after[u]++;
 	}
 	ns = now_ns() - t0;
 	for (uint64_t u = 0; u < units; u++)
@@ -538,9 +562,24 @@ static int do_zipf(void *area)
 	       (unsigned long long)ns, ns ? env.accesses * 1e9 / ns : 0.0,
 	       env.write ? "write" : "read", env.zipf_s,
 	       (unsigned long long)top, (unsigned long long)counts[top]);
-	err = env.truth ? write_truth(area, counts, units) : 0;
+	if (after)
+		printf("shift_ns=%llu\n", (unsigned long long)shift_ns);
+	err = env.truth ? write_truth(area, counts, units, env.truth) : 0;
+	if (!err && env.truth && after) {
+		char path[4096];
+
+		if (snprintf(path, sizeof(path), "%s.after", env.truth) >=
+		    (int)sizeof(path)) {
+			fprintf(stderr, "chmu-workload: %s.after: %s\n", env.truth,
+				strerror(ENAMETOOLONG));
+			err = 1;
+		} else {
+			err = write_truth(area, after, units, path);
+		}
+	}
 	zipf_free(&z);
 	free(counts);
+	free(after);
 	(void)sink;
 	return err;
 }

@@ -2,6 +2,7 @@
 /* Unit tests of the Zipf generator and the hot-set scoring (make bench). */
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "lib/score.h"
@@ -33,6 +34,36 @@ static void test_zipf(void)
 	for (i = 0; i < 10000; i++)
 		same &= zipf_unit(&a) == zipf_unit(&b);
 	CHECK(same);
+
+	/*
+	 * A shuffle moves the hot set: still a permutation, the same for
+	 * the same generator state, and the 64 hottest ranks mostly on
+	 * other units (1000 units: about 4 of 64 by chance).
+	 */
+	{
+		uint32_t before[64], moved = 0;
+
+		for (i = 0; i < 64; i++)
+			before[i] = a.perm[i];
+		zipf_shuffle(&a);
+		zipf_shuffle(&b);
+		memset(seen, 0, sizeof(seen));
+		for (i = 0; i < 1000; i++) {
+			same &= a.perm[i] == b.perm[i];
+			seen[a.perm[i]] = 1;
+		}
+		for (i = 0; i < 1000; i++)
+			same &= seen[i];
+		CHECK(same);
+		for (i = 0; i < 64; i++) {
+			uint32_t j, found = 0;
+
+			for (j = 0; j < 64; j++)
+				found |= a.perm[j] == before[i];
+			moved += !found;
+		}
+		CHECK(moved >= 48);
+	}
 	zipf_free(&b);
 
 	/* P(rank 0) = 1/H(1000), rank 0 about twice rank 1, ten times rank 9. */

@@ -47,6 +47,7 @@ chmu-exporter -h | grep -q -- '--listen=ADDR:PORT' || fail "chmu-exporter -h lac
 usage chmu-workload "zipf --anon --zipf -1" "chmu-workload: invalid Zipf exponent '-1' (0 to 16)"
 usage chmu-workload "zipf --anon --accesses 0" "chmu-workload: invalid access count '0'"
 usage chmu-workload "stream --anon --truth x" "chmu-workload: --truth is for zipf"
+usage chmu-workload "stream --anon --shift" "chmu-workload: --shift is for zipf"
 usage chmu-workload "zipf --anon --unit-size 8K --truth x" "chmu-workload: --truth on anonymous memory needs --unit-size of one page"
 usage chmu-score "-k 0 a b" "chmu-score: invalid K '0'"
 usage chmu-score "a" "chmu-score: give TRUTH and REPORT files"
@@ -56,6 +57,21 @@ tmp=$(mktemp -d)
 out=$(chmu-workload zipf --anon --size 64K --accesses 10000 --truth "$tmp/truth")
 expect_eq "$(kv hottest_unit "$out"):$(kv hottest_count "$out")" "7:2968" "zipf hottest"
 expect_eq "$(awk '!/^#/ { s += $2; n++ } END { print s, n }' "$tmp/truth")" "10000 16" "zipf truth total"
+# --shift: the whole run is still the truth; TRUTH.after holds the second
+# half alone (5000 draws), hottest on another unit than before.
+out=$(chmu-workload zipf --anon --size 64K --accesses 10000 --shift --truth "$tmp/st")
+expect_eq "$(awk '!/^#/ { s += $2 } END { print s }' "$tmp/st"):$(awk '!/^#/ { s += $2 } END { print s }' "$tmp/st.after")" \
+	"10000:5000" "zipf --shift truth totals"
+[ -n "$(kv shift_ns "$out")" ] || fail "zipf --shift prints no shift_ns"
+out2=$(chmu-workload zipf --anon --size 64K --accesses 10000 --shift --truth "$tmp/st2")
+expect_eq "$(kv hottest_unit "$out2")" "$(kv hottest_unit "$out")" "zipf --shift repeats"
+# the first half's hottest unit (whole run minus second half) is not the
+# second half's
+hot() { grep -v '^#' "$1" | sort -k2 -n -r | head -n 1 | cut -d' ' -f1; }
+awk 'FNR == NR { if (!/^#/) a[$1] = $2; next } !/^#/ { print $1, $2 - a[$1] }' \
+	"$tmp/st.after" "$tmp/st" >"$tmp/st.before"
+[ "$(hot "$tmp/st.before")" != "$(hot "$tmp/st.after")" ] ||
+	fail "the hottest unit of the second half did not move"
 # The same truth reported back scores 1; a region over all 16 units
 # cannot tell them apart; a bad line names file and line.
 grep -v '^#' "$tmp/truth" >"$tmp/same"

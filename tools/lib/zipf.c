@@ -41,16 +41,21 @@ int zipf_init(struct zipf *z, uint32_t n, double s, uint64_t seed)
 	for (r = 0; r < n; r++)
 		z->cdf[r] /= sum;
 	z->cdf[n - 1] = 1.0;
-	/* Fisher-Yates with the same generator: repeatable from the seed. */
 	for (r = 0; r < n; r++)
 		z->perm[r] = r;
-	for (r = n - 1; r > 0; r--) {
+	zipf_shuffle(z);
+	return 0;
+}
+
+/* Fisher-Yates with the same generator: repeatable from the seed. */
+void zipf_shuffle(struct zipf *z)
+{
+	for (uint32_t r = z->n - 1; r > 0; r--) {
 		uint32_t j = zipf_rand(&z->rng) % (r + 1), t = z->perm[r];
 
 		z->perm[r] = z->perm[j];
 		z->perm[j] = t;
 	}
-	return 0;
 }
 
 uint32_t zipf_rank(struct zipf *z)

@@ -24,6 +24,8 @@ uint64_t zipf_rand(uint64_t *state);
 int zipf_init(struct zipf *z, uint32_t n, double s, uint64_t seed);
 uint32_t zipf_rank(struct zipf *z);	/* the next rank drawn */
 uint32_t zipf_unit(struct zipf *z);	/* the next unit drawn */
+/* Map ranks to units anew (the hot set moves), from the generator. */
+void zipf_shuffle(struct zipf *z);
 void zipf_free(struct zipf *z);
 
 #endif
