@@ -80,20 +80,20 @@ acc_models=(
 	"Space-Saving, 50 entries (M5)|chmu-tracker=space-saving"
 	"Space-Saving, 50 entries, lossy ingest|chmu-tracker=space-saving,chmu-lossy=on"
 )
-i=0
-for m in "${acc_models[@]}"; do
-	msg BENCH "accuracy on a Zipf workload: ${m%%|*}"
-	CHMU_PROPS=${m#*|} boot a$i "bench/guest-bench.sh accuracy '${m%%|*}' $([ $i = 0 ] && echo damon)"
-	i=$((i + 1))
-done
-
+# each_model PREFIX MODE WHAT: one boot per accuracy model, in PREFIX0..,
+# running guest-bench.sh MODE LABEL (DAMON in the first model's accuracy
+# boot)
+each_model() {
+	local i=0 m
+	for m in "${acc_models[@]}"; do
+		msg BENCH "$3: ${m%%|*}"
+		CHMU_PROPS=${m#*|} boot "$1$i" "bench/guest-bench.sh $2 '${m%%|*}' $([ "$2$i" = accuracy0 ] && echo damon)"
+		i=$((i + 1))
+	done
+}
+each_model a accuracy "accuracy on a Zipf workload"
 # Following a change: the same models, the hot set moved halfway.
-i=0
-for m in "${acc_models[@]}"; do
-	msg BENCH "following a moved hot set: ${m%%|*}"
-	CHMU_PROPS=${m#*|} boot f$i "bench/guest-bench.sh shift '${m%%|*}'"
-	i=$((i + 1))
-done
+each_model f shift "following a moved hot set"
 
 # Scale: hotlist sizes (one boot each, 4 instances), instances and rate.
 # (4096 is the largest power of two an instance's 16-bit length holds:
