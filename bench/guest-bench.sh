@@ -267,10 +267,13 @@ scale)
 		"$R/scale.txt" >"$R/scale.json"
 	;;
 shift)
-	# The Zipf run's hot set moves halfway (chmu-workload --shift): per
-	# epoch (chmutop's 1 s interval, by its interval sum), the share of
-	# the new hot set's K hottest units among the monitor's K (K = up to
-	# 64: as many as it posted) from the epoch the shift fell in.
+	# The Zipf run's hot set moves halfway (chmu-workload --shift). Per
+	# epoch (chmutop's 1 s interval, by its interval sum): the share of
+	# the hot set's K hottest units among the monitor's K (K = up to 64:
+	# as many as it posted), against the old hot set (truth minus
+	# truth.after) before the shift and the new one from it. A model is
+	# back when its share of the new set reaches 90% of its mean share of
+	# the old one over the full epochs before the shift.
 	label=$2
 	modprobe cxl_hmu
 	I=/sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.0
@@ -279,11 +282,13 @@ shift)
 		--zipf "$ACC_ZIPF" --shift --truth "$R/truth" --wait >"$R/workload.txt" &
 	wl=$!
 	for _ in $(seq 300); do grep -q '^ready=' "$R/workload.txt" && break; sleep 0.1; done
-	t_top=$(date +%s%N)
 	chmutop -b -j -s sum -r 4096 --max-units 16384 --enable -M epoch -e 1000000 \
 		-t 1 -u 4K 1 >/run/chmutop.json 2>"$R/chmutop.err" &
 	top=$!
-	for _ in $(seq 100); do [ "$(cat $I/enable)" = 1 ] && break; sleep 0.1; done
+	for _ in $(seq 300); do [ "$(cat $I/enable)" = 1 ] && break; sleep 0.1; done
+	# chmutop enables the instance once attached and prints frame n
+	# (from 0) about n + 1 s later: frame n covers [t_top + n s, + 1 s)
+	t_top=$(date +%s%N)
 	sleep 2.5
 	t_start=$(date +%s%N)
 	kill -USR1 $wl
@@ -293,29 +298,37 @@ shift)
 	wait $top || { cat "$R/chmutop.err" >&2; exit 1; }
 	mv /run/chmutop.json "$R/chmutop.json"
 	shift_ns=$(sed -n 's/^shift_ns=//p' "$R/workload.txt")
-	# chmutop prints interval n at about t_top + n s: the shift is in
-	# interval s
-	s=$(( (t_start + shift_ns - t_top) / 1000000000 + 1 ))
+	s=$(( (t_start + ${shift_ns:?no shift_ns from chmu-workload} - t_top) / 1000000000 ))
+	awk 'FNR == NR { if (!/^#/) a[$1] = $2; next } !/^#/ { print $1, $2 - a[$1] }' \
+		"$R/truth.after" "$R/truth" >"$R/truth.before"
 	jq -r 'select(.type == "unit" and .interval_sum > 0) | "\(.interval) \(.hpa) \(.interval_sum)"' \
 		"$R/chmutop.json" >"$R/per-epoch.txt"
+	# follow.txt: epoch (0 = the shift's) K share-of-old share-of-new
 	: >"$R/follow.txt"
 	for n in $(cut -d' ' -f1 "$R/per-epoch.txt" | sort -n | uniq); do
-		[ "$n" -ge "$s" ] || continue
 		awk -v n="$n" '$1 == n { print $2, $3 }' "$R/per-epoch.txt" >/run/epoch.txt
 		k=$(wc -l </run/epoch.txt)
 		[ "$k" -le 64 ] || k=64
-		echo "$((n - s)) $k $(chmu-score -k "$k" "$R/truth.after" /run/epoch.txt | sed -n 's/^recall=//p')" >>"$R/follow.txt"
+		echo "$((n - s)) $k $(chmu-score -k "$k" "$R/truth.before" /run/epoch.txt | sed -n 's/^recall=//p') $(chmu-score -k "$k" "$R/truth.after" /run/epoch.txt | sed -n 's/^recall=//p')" >>"$R/follow.txt"
 	done
-	# epochs after the shift's until the K picked hold 90% of the new K
-	# hottest (-1: never during the run), the first full epoch's share, and
-	# the best
-	read -r after first best <<<"$(awk '$3 >= 0.9 && e == "" { e = $1 }
-		$1 == 1 { f = $3 } $3 > b { b = $3 }
-		END { printf "%s %s %s\n", e == "" ? -1 : e, f == "" ? 0 : f, b == "" ? 0 : b }' "$R/follow.txt")"
-	printf '| %s | %s | %s | %s |\n' "$label" \
+	# the mean share of the old set over the epochs before the shift's,
+	# the run's first (partial) epoch left out when there are others
+	read -r before after first best <<<"$(awk '
+		$1 < 0 { old[++no] = $3 }
+		{ e[NR] = $1; v[NR] = $4 }
+		$1 == 1 { f = $4 }
+		$1 >= 0 && $4 > b { b = $4 }
+		END {
+			for (i = (no > 1 ? 2 : 1); i <= no; i++) { sb += old[i]; nb++ }
+			m = nb ? sb / nb : 0
+			for (i = 1; i <= NR; i++)
+				if (e[i] >= 0 && v[i] >= 0.9 * m && x == "") x = e[i]
+			printf "%.3f %s %.3f %.3f\n", m, (x == "" ? -1 : x), f, b
+		}' "$R/follow.txt")"
+	printf '| %s | %s | %s | %s | %s |\n' "$label" "$before" \
 		"$([ "$after" -ge 0 ] && echo "$after" || echo "not within the run")" "$first" "$best" >"$R/shift.md"
-	printf '{"monitor":"%s","epochs_to_90":%s,"recall_first_epoch":%s,"recall_best":%s}\n' \
-		"$label" "$after" "$first" "$best" >"$R/shift.json"
+	printf '{"monitor":"%s","share_before":%s,"epochs_to_90":%s,"share_first_epoch":%s,"share_best":%s,"shift_epoch":%s,"t_top_ns":%s,"t_start_ns":%s,"shift_ns":%s}\n' \
+		"$label" "$before" "$after" "$first" "$best" "$s" "$t_top" "$t_start" "$shift_ns" >"$R/shift.json"
 	;;
 accuracy)
 	label=$2 damon=${3-}
@@ -402,7 +415,7 @@ accuracy)
 	secs=$(awk '/^ns=/ { sub("ns=", ""); printf "%.2f", $0 / 1e9 }' "$R/workload.txt")
 	score() { # score FILE K: recall precision captured ideal reported tied
 		chmu-score -k "$2" "$R/truth" "$1" |
-			awk -F= '{ v[$1] = $2 } END { print v["recall"], v["precision"], v["captured"], v["ideal"], v["reported"], v["tied"] }'
+			awk -F= '{ v[$1] = $2 } END { print v["recall"], v["precision"], v["captured"], v["ideal"], v["reported"], v["tied"], v["ratio"] }'
 	}
 	# epoch_ratio: M5's access-count ratio per epoch (chmutop's interval of
 	# 1 s = one epoch): the true accesses of the units the monitor posted
@@ -418,16 +431,15 @@ accuracy)
 			awk -v n="$n" '$1 == n { print $2, $3 }' "$R/per-epoch.txt" >/run/epoch.txt
 			k=$(wc -l </run/epoch.txt)
 			[ "$k" -le 64 ] || k=64
-			chmu-score -k "$k" "$R/truth" /run/epoch.txt |
-				awk -F= '{ v[$1] = $2 } END { if (v["ideal"] > 0) print v["captured"] / v["ideal"] }'
-		done | awk '{ s += $1; if (NR == 1 || $1 < m) m = $1 } END { if (NR) printf "%.3f %.3f\n", s / NR, m; else print "0 0" }'
+			chmu-score -k "$k" "$R/truth" /run/epoch.txt | sed -n 's/^ratio=//p'
+		done | awk '{ s += $1; if (NR == 1 || $1 < m) m = $1 } END { if (NR) printf "%.3f %.3f\n", s / NR, m }'
 	}
 	row() { # row NAME FILE CPU_NS [EPOCH_MEAN EPOCH_MIN]
 		local k16 k64 k256 p64 c64 i64 n64 t64 r64
 		read -r k16 _ <<<"$(score "$2" 16)"
-		read -r k64 p64 c64 i64 n64 t64 <<<"$(score "$2" 64)"
+		read -r k64 p64 c64 i64 n64 t64 r64 <<<"$(score "$2" 64)"
+		[ -n "$r64" ] || { echo "bench: chmu-score failed on $2" >&2; exit 1; }
 		read -r k256 _ <<<"$(score "$2" 256)"
-		r64=$(awk -v c="$c64" -v i="$i64" 'BEGIN { printf "%.3f", (i > 0 ? c / i : 0) }')
 		printf '| %s | %s | %s | %s | %s | %s | %s of %s | %s | %s | %.0f | %.1f%% |\n' \
 			"$1" "$k16" "$k64" "$k256" "$p64" "$t64" "$c64" "$i64" "$r64" \
 			"$([ -n "${4-}" ] && echo "$4 (min $5)" || echo -)" \
@@ -441,6 +453,7 @@ accuracy)
 	: >"$R/rows.json"
 	echo "drain_ns=$((d1 - d0)) bpf_ns=$((b1 - b0)) chmutop_ns=$((c1 - c0))" >"$R/cpu.txt"
 	read -r em emin <<<"$(epoch_ratio)"
+	[ -n "$em" ] || { echo "bench: no epoch of chmutop's had an entry" >&2; exit 1; }
 	row "CHMU, $label (chmutop)" "$R/chmu.txt" $((d1 - d0 + b1 - b0 + c1 - c0)) "$em" "$emin" >"$R/rows.md"
 	if [ -n "$damon" ]; then
 		row "DAMON paddr, default attributes" "$R/damon0.txt" $((k1 - k0)) >>"$R/rows.md"

@@ -13,7 +13,7 @@ rows() {
 		[ -e "$f" ] || continue
 		cat "$f"
 		echo
-	done | grep . | paste -sd,
+	done | { grep . || true; } | paste -sd,
 }
 
 printf '{"version":1,"memory":'

@@ -224,16 +224,20 @@ MD
 ## Following a moved hot set
 
 One boot per tracker model: the accuracy section's Zipf run, whose hot
-set moves halfway (a new permutation of the units; the second half's
-exact counts are the truth). Per epoch (chmutop's 1 s interval, units
-ranked by what the epoch posted): the share of the new hot set's K
-hottest units among the monitor's K (K = as many as it posted, up to
-64). "epochs to 90%" counts the epochs after the one the shift fell in
-until that share reaches 0.9 (0: already in that epoch). chmutop ranks
-every unit (-r 4096) so that new units are not hidden behind old sums.
+set moves halfway (a new permutation of the units; the exact counts of
+each half are the truth of its hot set). Per epoch (chmutop's 1 s
+interval, units ranked by what the epoch posted): the share of a hot
+set's K hottest units among the monitor's K (K = as many as it posted,
+up to 64; Count-Min posts 25, Space-Saving 50). "before": the mean share
+of the old hot set over the full epochs before the shift, the model's
+own steady state. "epochs back": the epochs after the one the shift fell
+in until its share of the new hot set reaches 90% of that (0: the
+shift's own epoch). chmutop ranks every unit (-r 4096) so that new units
+are not hidden behind old sums; the shift's epoch is placed from the
+workload's clock against the moment chmutop enabled the instance.
 
-| tracker | epochs to 90% | share, first full epoch after | best share after |
-|---|---|---|---|
+| tracker | share before | epochs back | share, first full epoch after | best share after |
+|---|---|---|---|---|
 MD
 	cat "$res"/f*/shift.md
 	cat <<'MD'

@@ -12,7 +12,8 @@
  * comment. Prints key=value lines: the hot-set sizes of K (the K hottest;
  * ties in no address order, see tools/lib/score.h), how many reported
  * units tie at the boundary, hits, recall, precision, and the share of
- * all true accesses the reported and the ideal hot sets hold.
+ * all true accesses the reported and the ideal hot sets hold, and their
+ * ratio (M5's access-count ratio, from the unrounded shares).
  */
 #include <argp.h>
 #include <errno.h>
@@ -158,9 +159,11 @@ int main(int argc, char **argv)
 	}
 	if (!err)
 		printf("k=%zu\ntruth=%zu\nreported=%zu\ntied=%zu\nhits=%zu\n"
-		       "recall=%.3f\nprecision=%.3f\ncaptured=%.3f\nideal=%.3f\n",
+		       "recall=%.3f\nprecision=%.3f\ncaptured=%.3f\nideal=%.3f\n"
+		       "ratio=%.3f\n",
 		       r.k, r.truth, r.reported, r.tied, r.hits, r.recall,
-		       r.precision, r.captured, r.ideal);
+		       r.precision, r.captured, r.ideal,
+		       r.ideal > 0 ? r.captured / r.ideal : 0.0);
 	score_free(&truth);
 	score_free(&rep);
 	return err;

@@ -77,6 +77,7 @@ awk 'FNR == NR { if (!/^#/) a[$1] = $2; next } !/^#/ { print $1, $2 - a[$1] }' \
 grep -v '^#' "$tmp/truth" >"$tmp/same"
 out=$(chmu-score -k 4 "$tmp/truth" "$tmp/same")
 expect_eq "$(kv recall "$out"):$(kv precision "$out"):$(kv tied "$out")" "1.000:1.000:1" "score of the truth"
+expect_eq "$(kv ratio "$out")" "1.000" "ratio of the truth"
 for u in $(seq 0 15); do echo "$((u * 4096)) $((100 - u))"; done >"$tmp/lin"
 echo "0 $((16 * 4096)) 20" >"$tmp/region"
 out=$(chmu-score -k 4 "$tmp/lin" "$tmp/region")

@@ -50,6 +50,8 @@ int zipf_init(struct zipf *z, uint32_t n, double s, uint64_t seed)
 /* Fisher-Yates with the same generator: repeatable from the seed. */
 void zipf_shuffle(struct zipf *z)
 {
+	if (!z->n)
+		return;
 	for (uint32_t r = z->n - 1; r > 0; r--) {
 		uint32_t j = zipf_rand(&z->rng) % (r + 1), t = z->perm[r];
 
