@@ -58,6 +58,26 @@ if [ "$1" = accuracy ] || [ "$1" = shift ]; then
 else
 	eval "$(chmu-region create -m mem0 --devdax)"
 fi
+# per_epoch KEY TRUTH...: for each of chmutop's intervals with entries
+# ($R/chmutop.json; a 1 s interval = a 1 s epoch), "INTERVAL K" and then
+# chmu-score's KEY against each TRUTH, where K is how many units the
+# monitor posted that interval (at most 64), ranked by the interval's sum
+per_epoch() {
+	local key=$1 n k t line
+	shift
+	jq -r 'select(.type == "unit" and .interval_sum > 0) | "\(.interval) \(.hpa) \(.interval_sum)"' \
+		"$R/chmutop.json" >"$R/per-epoch.txt"
+	for n in $(cut -d' ' -f1 "$R/per-epoch.txt" | sort -n | uniq); do
+		awk -v n="$n" '$1 == n { print $2, $3 }' "$R/per-epoch.txt" >/run/epoch.txt
+		k=$(wc -l </run/epoch.txt)
+		[ "$k" -le 64 ] || k=64
+		line="$n $k"
+		for t; do
+			line+=" $(chmu-score -k "$k" "$t" /run/epoch.txt | sed -n "s/^$key=//p")"
+		done
+		echo "$line"
+	done
+}
 case "$1" in
 memory)
 	dram_r=$(rate --anon)
@@ -301,16 +321,9 @@ shift)
 	s=$(( (t_start + ${shift_ns:?no shift_ns from chmu-workload} - t_top) / 1000000000 ))
 	awk 'FNR == NR { if (!/^#/) a[$1] = $2; next } !/^#/ { print $1, $2 - a[$1] }' \
 		"$R/truth.after" "$R/truth" >"$R/truth.before"
-	jq -r 'select(.type == "unit" and .interval_sum > 0) | "\(.interval) \(.hpa) \(.interval_sum)"' \
-		"$R/chmutop.json" >"$R/per-epoch.txt"
 	# follow.txt: epoch (0 = the shift's) K share-of-old share-of-new
-	: >"$R/follow.txt"
-	for n in $(cut -d' ' -f1 "$R/per-epoch.txt" | sort -n | uniq); do
-		awk -v n="$n" '$1 == n { print $2, $3 }' "$R/per-epoch.txt" >/run/epoch.txt
-		k=$(wc -l </run/epoch.txt)
-		[ "$k" -le 64 ] || k=64
-		echo "$((n - s)) $k $(chmu-score -k "$k" "$R/truth.before" /run/epoch.txt | sed -n 's/^recall=//p') $(chmu-score -k "$k" "$R/truth.after" /run/epoch.txt | sed -n 's/^recall=//p')" >>"$R/follow.txt"
-	done
+	per_epoch recall "$R/truth.before" "$R/truth.after" |
+		awk -v s="$s" '{ $1 -= s; print }' >"$R/follow.txt"
 	# the mean share of the old set over the epochs before the shift's,
 	# the run's first (partial) epoch left out when there are others
 	read -r before after first best <<<"$(awk '
@@ -424,15 +437,8 @@ accuracy)
 	# which it posted anything. The workload is stationary, so the run's
 	# truth is each epoch's, scaled.
 	epoch_ratio() {
-		jq -r 'select(.type == "unit" and .interval_sum > 0) | "\(.interval) \(.hpa) \(.interval_sum)"' \
-			"$R/chmutop.json" >"$R/per-epoch.txt"
-		local n k
-		for n in $(cut -d' ' -f1 "$R/per-epoch.txt" | sort -n | uniq); do
-			awk -v n="$n" '$1 == n { print $2, $3 }' "$R/per-epoch.txt" >/run/epoch.txt
-			k=$(wc -l </run/epoch.txt)
-			[ "$k" -le 64 ] || k=64
-			chmu-score -k "$k" "$R/truth" /run/epoch.txt | sed -n 's/^ratio=//p'
-		done | awk '{ s += $1; if (NR == 1 || $1 < m) m = $1 } END { if (NR) printf "%.3f %.3f\n", s / NR, m }'
+		per_epoch ratio "$R/truth" |
+			awk '{ s += $3; if (NR == 1 || $3 < m) m = $3 } END { if (NR) printf "%.3f %.3f\n", s / NR, m }'
 	}
 	row() { # row NAME FILE CPU_NS [EPOCH_MEAN EPOCH_MIN]
 		local k16 k64 k256 p64 c64 i64 n64 t64 r64
