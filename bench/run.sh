@@ -29,15 +29,19 @@ boot() {
 	CHMU_RESULTS=$res/$1 qemu/run-guest.sh "$genv$2" >/dev/null
 }
 
+# The research hardware's trackers (M5): in the cost and accuracy sections
+research_models=(
+	"Count-Min 4 x 32768 x 14 bit, top-25 (M5)|chmu-tracker=cms"
+	"Count-Min 4 x 2048 x 14 bit, top-25|chmu-tracker=cms,chmu-cms-width=2048"
+	"Space-Saving, 50 entries (M5)|chmu-tracker=space-saving"
+	"Space-Saving, 50 entries, lossy ingest|chmu-tracker=space-saving,chmu-lossy=on"
+)
 # label|CHMU_PROPS for each tracker model
 models=(
 	"exact|"
 	"limited (4096 counters)|chmu-counters=4096"
 	"exact + modelled LLC (1 MiB)|chmu-llc-size=1M"
-	"Count-Min 4 x 32768 x 14 bit, top-25 (M5)|chmu-tracker=cms"
-	"Count-Min 4 x 2048 x 14 bit, top-25|chmu-tracker=cms,chmu-cms-width=2048"
-	"Space-Saving, 50 entries (M5)|chmu-tracker=space-saving"
-	"Space-Saving, 50 entries, lossy ingest|chmu-tracker=space-saving,chmu-lossy=on"
+	"${research_models[@]}"
 )
 msg BENCH "memory throughput, DRAM vs CXL"
 boot base 'bench/guest-bench.sh memory'
@@ -75,10 +79,7 @@ acc_models=(
 	"exact|"
 	"limited (512 counters)|chmu-counters=512"
 	"exact + modelled LLC (1 MiB)|chmu-llc-size=1M"
-	"Count-Min 4 x 32768 x 14 bit, top-25 (M5)|chmu-tracker=cms"
-	"Count-Min 4 x 2048 x 14 bit, top-25|chmu-tracker=cms,chmu-cms-width=2048"
-	"Space-Saving, 50 entries (M5)|chmu-tracker=space-saving"
-	"Space-Saving, 50 entries, lossy ingest|chmu-tracker=space-saving,chmu-lossy=on"
+	"${research_models[@]}"
 )
 # each_model PREFIX MODE WHAT: one boot per accuracy model, in PREFIX0..,
 # running guest-bench.sh MODE LABEL (DAMON in the first model's accuracy
