@@ -7,12 +7,14 @@
 #   guest-bench.sh scale LABEL   drain cost per entry with chmutop attached
 #                                as enabled instances and entry rate grow
 #                                (LABEL: the boot's hotlist size)
-#   guest-bench.sh shift LABEL   how many epochs the tracker model needs to
-#                                follow a Zipf hot set that moves halfway
 #   guest-bench.sh accuracy LABEL [damon]
-#                                top-K recall/precision of chmutop on a Zipf
-#                                workload with known truth; with damon, DAMON
-#                                watches the same run (paddr, sysfs)
+#                                top-K recall/precision and access-count
+#                                ratios of chmutop on a Zipf workload with
+#                                known truth; with damon, DAMON watches the
+#                                same run (paddr, sysfs)
+#   guest-bench.sh shift LABEL [damon]
+#                                the same with a hot set that moves halfway:
+#                                how many epochs each monitor needs to follow
 # Settings (bench/run.sh passes the host's BENCH_* on):
 #   BENCH_ROUNDS=5        off/on rounds per tracker model (chmu)
 #   BENCH_DRAIN_ROUNDS=5  rounds over all consumers (drain)
@@ -58,26 +60,6 @@ if [ "$1" = accuracy ] || [ "$1" = shift ]; then
 else
 	eval "$(chmu-region create -m mem0 --devdax)"
 fi
-# per_epoch KEY TRUTH...: for each of chmutop's intervals with entries
-# ($R/chmutop.json; a 1 s interval = a 1 s epoch), "INTERVAL K" and then
-# chmu-score's KEY against each TRUTH, where K is how many units the
-# monitor posted that interval (at most 64), ranked by the interval's sum
-per_epoch() {
-	local key=$1 n k t line
-	shift
-	jq -r 'select(.type == "unit" and .interval_sum > 0) | "\(.interval) \(.hpa) \(.interval_sum)"' \
-		"$R/chmutop.json" >"$R/per-epoch.txt"
-	for n in $(cut -d' ' -f1 "$R/per-epoch.txt" | sort -n | uniq); do
-		awk -v n="$n" '$1 == n { print $2, $3 }' "$R/per-epoch.txt" >/run/epoch.txt
-		k=$(wc -l </run/epoch.txt)
-		[ "$k" -le 64 ] || k=64
-		line="$n $k"
-		for t; do
-			line+=" $(chmu-score -k "$k" "$t" /run/epoch.txt | sed -n "s/^$key=//p")"
-		done
-		echo "$line"
-	done
-}
 case "$1" in
 memory)
 	dram_r=$(rate --anon)
@@ -286,77 +268,23 @@ scale)
 	awk -F'|' '{ printf "%s{\"hotlist_size\":%s,\"instances\":%d,\"threshold\":%d,\"entries\":%d,\"drain_ns\":%d,\"seconds\":%s}", (NR > 1 ? "," : ""), $1, $2, $3, $4, $5, $6 }' \
 		"$R/scale.txt" >"$R/scale.json"
 	;;
-shift)
-	# The Zipf run's hot set moves halfway (chmu-workload --shift). Per
-	# epoch (chmutop's 1 s interval, by its interval sum): the share of
-	# the hot set's K hottest units among the monitor's K (K = up to 64:
-	# as many as it posted), against the old hot set (truth minus
-	# truth.after) before the shift and the new one from it. A model is
-	# back when its share of the new set reaches 90% of its mean share of
-	# the old one over the full epochs before the shift.
-	label=$2
-	modprobe cxl_hmu
-	I=/sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.0
-	ACC_SIZE=${ACC_SIZE:-16M} ACC_N=${ACC_N:-16M} ACC_ZIPF=${ACC_ZIPF:-1.0}
-	chmu-workload zipf --node "$NODE" --size "$ACC_SIZE" --accesses "$ACC_N" \
-		--zipf "$ACC_ZIPF" --shift --truth "$R/truth" --wait >"$R/workload.txt" &
-	wl=$!
-	for _ in $(seq 300); do grep -q '^ready=' "$R/workload.txt" && break; sleep 0.1; done
-	chmutop -b -j -s sum -r 4096 --max-units 16384 --enable -M epoch -e 1000000 \
-		-t 1 -u 4K 1 >/run/chmutop.json 2>"$R/chmutop.err" &
-	top=$!
-	for _ in $(seq 300); do [ "$(cat $I/enable)" = 1 ] && break; sleep 0.1; done
-	# chmutop enables the instance once attached and prints frame n
-	# (from 0) about n + 1 s later: frame n covers [t_top + n s, + 1 s)
-	t_top=$(date +%s%N)
-	sleep 2.5
-	t_start=$(date +%s%N)
-	kill -USR1 $wl
-	wait $wl
-	sleep 2.5
-	kill -INT $top
-	wait $top || { cat "$R/chmutop.err" >&2; exit 1; }
-	mv /run/chmutop.json "$R/chmutop.json"
-	shift_ns=$(sed -n 's/^shift_ns=//p' "$R/workload.txt")
-	s=$(( (t_start + ${shift_ns:?no shift_ns from chmu-workload} - t_top) / 1000000000 ))
-	awk 'FNR == NR { if (!/^#/) a[$1] = $2; next } !/^#/ { print $1, $2 - a[$1] }' \
-		"$R/truth.after" "$R/truth" >"$R/truth.before"
-	# follow.txt: epoch (0 = the shift's) K share-of-old share-of-new
-	per_epoch recall "$R/truth.before" "$R/truth.after" |
-		awk -v s="$s" '{ $1 -= s; print }' >"$R/follow.txt"
-	# the mean share of the old set over the epochs before the shift's,
-	# the run's first (partial) epoch left out when there are others
-	read -r before after first best <<<"$(awk '
-		$1 < 0 { old[++no] = $3 }
-		{ e[NR] = $1; v[NR] = $4 }
-		$1 == 1 { f = $4 }
-		$1 >= 0 && $4 > b { b = $4 }
-		END {
-			for (i = (no > 1 ? 2 : 1); i <= no; i++) { sb += old[i]; nb++ }
-			m = nb ? sb / nb : 0
-			for (i = 1; i <= NR; i++)
-				if (e[i] >= 0 && v[i] >= 0.9 * m && x == "") x = e[i]
-			printf "%.3f %s %.3f %.3f\n", m, (x == "" ? -1 : x), f, b
-		}' "$R/follow.txt")"
-	printf '| %s | %s | %s | %s | %s |\n' "$label" "$before" \
-		"$([ "$after" -ge 0 ] && echo "$after" || echo "not within the run")" "$first" "$best" >"$R/shift.md"
-	printf '{"monitor":"%s","share_before":%s,"epochs_to_90":%s,"share_first_epoch":%s,"share_best":%s,"shift_epoch":%s,"t_top_ns":%s,"t_start_ns":%s,"shift_ns":%s}\n' \
-		"$label" "$before" "$after" "$first" "$best" "$s" "$t_top" "$t_start" "$shift_ns" >"$R/shift.json"
-	;;
-accuracy)
-	label=$2 damon=${3-}
+accuracy | shift)
+	# One Zipf run with the exact count per page as the truth; with
+	# shift, its hot set moves halfway (chmu-workload --shift: truth.after
+	# holds the second half's counts, truth.before is the rest). With
+	# damon, two DAMON contexts watch the same run.
+	mode=$1 label=$2 damon=${3-}
 	modprobe cxl_hmu
 	I=/sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.0
 	D=/sys/kernel/mm/damon/admin/kdamonds
-	C=$D/0/contexts/0
 	sysctl -q kernel.bpf_stats_enabled=1
 	ACC_SIZE=${ACC_SIZE:-16M} ACC_N=${ACC_N:-16M} ACC_ZIPF=${ACC_ZIPF:-1.0}
 	ACC_THR=${ACC_THR:-1}
 	# DAMON: physical-address monitoring of the region through sysfs, a
 	# 'stat' scheme matching every region so tried_regions can be read,
-	# one snapshot a second, summed. kdamond 0: default attributes (5 ms
-	# samples, 100 ms aggregation, 10..1000 regions); kdamond 1: tuned
-	# finer (1 ms samples, 20 ms aggregation, 1000..10000 regions).
+	# one snapshot a second. kdamond 0: default attributes (5 ms samples,
+	# 100 ms aggregation, 10..1000 regions); kdamond 1: tuned finer (1 ms
+	# samples, 20 ms aggregation, 1000..10000 regions).
 	damon_on() {
 		local k c m
 		echo 2 >$D/nr_kdamonds
@@ -391,27 +319,38 @@ accuracy)
 				END { for (r in seen) print v[r, "start"], v[r, "end"], v[r, "nr_accesses"] }'
 	}
 	# The workload allocates (the kernel's zeroing writes every unit) and
-	# waits; the monitors start; then its counted accesses run.
+	# waits; the monitors start; then its counted accesses run. chmutop
+	# writes to the guest's tmpfs: writing to the results share
+	# (virtio-9p, slow under TCG) would be most of its process time. In
+	# the shift run it ranks every unit, so that new units are not hidden
+	# behind old sums.
+	wargs=() rank=512
+	[ "$mode" = accuracy ] || wargs=(--shift) rank=4096
 	chmu-workload zipf --node "$NODE" --size "$ACC_SIZE" --accesses "$ACC_N" \
-		--zipf "$ACC_ZIPF" --truth "$R/truth" --wait >"$R/workload.txt" &
+		--zipf "$ACC_ZIPF" "${wargs[@]}" --truth "$R/truth" --wait >"$R/workload.txt" &
 	wl=$!
 	for _ in $(seq 300); do grep -q '^ready=' "$R/workload.txt" && break; sleep 0.1; done
 	[ -z "$damon" ] || damon_on
-	# chmutop writes to the guest's tmpfs: writing to the results share
-	# (virtio-9p, slow under TCG) would be most of its process time.
-	chmutop -b -j -s sum -r 512 --max-units 16384 --enable -M epoch -e 1000000 \
+	chmutop -b -j -s sum -r "$rank" --max-units 16384 --enable -M epoch -e 1000000 \
 		-t "$ACC_THR" -u 4K 1 >/run/chmutop.json 2>"$R/chmutop.err" &
 	top=$!
-	for _ in $(seq 100); do [ "$(cat $I/enable)" = 1 ] && break; sleep 0.1; done
+	for _ in $(seq 300); do [ "$(cat $I/enable)" = 1 ] && break; sleep 0.1; done
 	sleep 2.5	# attached; the epoch of the allocation is over
 	d0=$(cat $I/drain_ns) b0=$(bpf_ns) c0=$(cpu_ns $top)
 	[ -z "$damon" ] || { k0=$(cpu_ns "$(cat $D/0/pid)"); f0=$(cpu_ns "$(cat $D/1/pid)"); }
+	t_start=$(date +%s%N)
 	kill -USR1 $wl
+	# each DAMON snapshot is named by when it was asked for: the
+	# aggregation it shows ended then
+	rm -rf /run/damon && mkdir /run/damon
 	: >"$R/damon0.txt"
 	: >"$R/damon1.txt"
 	while kill -0 $wl 2>/dev/null; do
 		sleep 1
-		[ -z "$damon" ] || { damon_snapshot 0 >>"$R/damon0.txt"; damon_snapshot 1 >>"$R/damon1.txt"; }
+		[ -n "$damon" ] || continue
+		t=$(date +%s%N)
+		damon_snapshot 0 >"/run/damon/0.$t"
+		damon_snapshot 1 >"/run/damon/1.$t"
 	done
 	wait $wl
 	[ -z "$damon" ] || { k1=$(cpu_ns "$(cat $D/0/pid)"); f1=$(cpu_ns "$(cat $D/1/pid)"); }
@@ -420,50 +359,144 @@ accuracy)
 	kill -INT $top
 	wait $top || { cat "$R/chmutop.err" >&2; exit 1; }
 	mv /run/chmutop.json "$R/chmutop.json"
-	[ -z "$damon" ] || { echo off >$D/0/state; echo off >$D/1/state; }
+	if [ -n "$damon" ]; then
+		echo off >$D/0/state
+		echo off >$D/1/state
+		for k in 0 1; do	# the run's snapshots, summed by chmu-score
+			cat /run/damon/$k.* >"$R/damon$k.txt" 2>/dev/null || true
+		done
+	fi
 	last=$(jq -s 'map(select(.type == "unit")) | max_by(.interval) | .interval' "$R/chmutop.json")
 	jq -r --argjson n "$last" 'select(.type == "unit" and .interval == $n) | "\(.hpa) \(.sum)"' \
 		"$R/chmutop.json" >"$R/chmu.txt"
 	acc=$(sed -n 's/^accesses=//p' "$R/workload.txt")
 	secs=$(awk '/^ns=/ { sub("ns=", ""); printf "%.2f", $0 / 1e9 }' "$R/workload.txt")
-	score() { # score FILE K: recall precision captured ideal reported tied
+	score() { # score FILE K: recall precision captured ideal reported tied ratio
 		chmu-score -k "$2" "$R/truth" "$1" |
 			awk -F= '{ v[$1] = $2 } END { print v["recall"], v["precision"], v["captured"], v["ideal"], v["reported"], v["tied"], v["ratio"] }'
 	}
-	# epoch_ratio: M5's access-count ratio per epoch (chmutop's interval of
-	# 1 s = one epoch): the true accesses of the units the monitor posted
-	# most of that epoch (its K = up to 64 hottest by the interval's sum)
-	# over those of the K truly hottest; "mean min" over the epochs in
-	# which it posted anything. The workload is stationary, so the run's
-	# truth is each epoch's, scaled.
-	epoch_ratio() {
-		per_epoch ratio "$R/truth" |
-			awk '{ s += $3; if (NR == 1 || $3 < m) m = $3 } END { if (NR) printf "%.3f %.3f\n", s / NR, m }'
+	# chmutop's frames: "INTERVAL TIME_NS", the frame holding what was
+	# drained since the previous one; frame_of T: the frame whose window
+	# holds the moment T
+	jq -r 'select(.type == "instance") | "\(.interval) \(.time_ns)"' "$R/chmutop.json" >/run/frames.txt
+	frame_of() {
+		awk -v t="$1" '$2 >= t { print $1; f = 1; exit } END { if (!f) print "" }' /run/frames.txt
 	}
-	row() { # row NAME FILE CPU_NS [EPOCH_MEAN EPOCH_MIN]
-		local k16 k64 k256 p64 c64 i64 n64 t64 r64
-		read -r k16 _ <<<"$(score "$2" 16)"
-		read -r k64 p64 c64 i64 n64 t64 r64 <<<"$(score "$2" 64)"
-		[ -n "$r64" ] || { echo "bench: chmu-score failed on $2" >&2; exit 1; }
-		read -r k256 _ <<<"$(score "$2" 256)"
-		printf '| %s | %s | %s | %s | %s | %s | %s of %s | %s | %s | %.0f | %.1f%% |\n' \
-			"$1" "$k16" "$k64" "$k256" "$p64" "$t64" "$c64" "$i64" "$r64" \
-			"$([ -n "${4-}" ] && echo "$4 (min $5)" || echo -)" \
-			"$(awk -v c="$3" 'BEGIN { print c / 1e6 }')" \
-			"$(awk -v c="$3" -v s="$secs" 'BEGIN { print c / (s * 1e9) * 100 }')"
-		printf '{"monitor":"%s","recall16":%s,"recall64":%s,"recall256":%s,"precision64":%s,"captured64":%s,"ideal64":%s,"ratio64":%s,%s"cpu_ns":%s,"seconds":%s,"accesses":%s}\n' \
-			"$1" "$k16" "$k64" "$k256" "$p64" "$c64" "$i64" "$r64" \
-			"$([ -n "${4-}" ] && printf '"ratio_epoch_mean":%s,"ratio_epoch_min":%s,' "$4" "$5")" \
-			"$3" "$secs" "$acc" >>"$R/rows.json"
+	# Per epoch (chmutop's 1 s frame = one epoch; for DAMON, the
+	# snapshot taken in it): "EPOCH K" and, against each truth, the
+	# share of its K hottest among the monitor's K (recall) and M5's
+	# access-count ratio. A CHMU model's K is what it posted that epoch,
+	# up to 64, ranked by the epoch's sum; DAMON's is 64.
+	epochs() { # epochs chmu|damonN TRUTH...
+		local who=$1 n k f line t
+		shift
+		if [ "$who" = chmu ]; then
+			jq -r 'select(.type == "unit" and .interval_sum > 0) | "\(.interval) \(.hpa) \(.interval_sum)"' \
+				"$R/chmutop.json" >/run/per-epoch.txt
+			set -- "$(cut -d' ' -f1 /run/per-epoch.txt | sort -n | uniq | paste -sd' ')" "$@"
+		else
+			set -- "$(for f in /run/damon/"${who#damon}".*; do [ -e "$f" ] && echo "${f##*.}"; done | sort -n | paste -sd' ')" "$@"
+		fi
+		for n in $1; do
+			if [ "$who" = chmu ]; then
+				awk -v n="$n" '$1 == n { print $2, $3 }' /run/per-epoch.txt >/run/epoch.txt
+				k=$(wc -l </run/epoch.txt)
+				[ "$k" -le 64 ] || k=64
+			else
+				cp "/run/damon/${who#damon}.$n" /run/epoch.txt
+				k=64
+				n=$(frame_of "$n")	# a snapshot after the last frame: none
+				[ -n "$n" ] || continue
+			fi
+			line="$n $k"
+			for t in "${@:2}"; do
+				line+=" $(chmu-score -k "$k" "$t" /run/epoch.txt |
+					awk -F= '$1 == "recall" { r = $2 } $1 == "ratio" { q = $2 } END { print r, q }')"
+			done
+			echo "$line"
+		done
 	}
-	: >"$R/rows.json"
+	cpu_of() { # cpu_of chmu|damon0|damon1: the mechanism's CPU ns over the run
+		case $1 in
+		chmu) echo $((d1 - d0 + b1 - b0 + c1 - c0)) ;;
+		damon0) echo $((k1 - k0)) ;;
+		damon1) echo $((f1 - f0)) ;;
+		esac
+	}
+	monitors=(chmu)
+	[ -z "$damon" ] || monitors+=(damon0 damon1)
+	name() { # name chmu|damon0|damon1: the monitor's row name
+		case $1 in
+		chmu) echo "CHMU, $label (chmutop)" ;;
+		damon0) echo "DAMON paddr, default attributes" ;;
+		damon1) echo "DAMON paddr, tuned finer" ;;
+		esac
+	}
 	echo "drain_ns=$((d1 - d0)) bpf_ns=$((b1 - b0)) chmutop_ns=$((c1 - c0))" >"$R/cpu.txt"
-	read -r em emin <<<"$(epoch_ratio)"
-	[ -n "$em" ] || { echo "bench: no epoch of chmutop's had an entry" >&2; exit 1; }
-	row "CHMU, $label (chmutop)" "$R/chmu.txt" $((d1 - d0 + b1 - b0 + c1 - c0)) "$em" "$emin" >"$R/rows.md"
-	if [ -n "$damon" ]; then
-		row "DAMON paddr, default attributes" "$R/damon0.txt" $((k1 - k0)) >>"$R/rows.md"
-		row "DAMON paddr, tuned finer" "$R/damon1.txt" $((f1 - f0)) >>"$R/rows.md"
+	: >"$R/rows.md"
+	: >"$R/rows.json"
+	if [ "$mode" = accuracy ]; then
+		for m in "${monitors[@]}"; do
+			read -r k16 _ <<<"$(score "$R/$m.txt" 16)"
+			read -r k64 p64 c64 i64 n64 t64 r64 <<<"$(score "$R/$m.txt" 64)"
+			[ -n "$r64" ] || { echo "bench: chmu-score failed on $m" >&2; exit 1; }
+			read -r k256 _ <<<"$(score "$R/$m.txt" 256)"
+			# the ratio per epoch: the workload is stationary, so the
+			# run's truth is each epoch's, scaled
+			read -r em emin <<<"$(epochs "$m" "$R/truth" |
+				awk '{ s += $4; if (NR == 1 || $4 < m) m = $4 } END { if (NR) printf "%.3f %.3f\n", s / NR, m }')"
+			[ -n "$em" ] || { echo "bench: $m has no epoch with an entry" >&2; exit 1; }
+			cpu=$(cpu_of "$m")
+			printf '| %s | %s | %s | %s | %s | %s | %s of %s | %s | %s (min %s) | %.0f | %.1f%% |\n' \
+				"$(name "$m")" "$k16" "$k64" "$k256" "$p64" "$t64" "$c64" "$i64" "$r64" "$em" "$emin" \
+				"$(awk -v c="$cpu" 'BEGIN { print c / 1e6 }')" \
+				"$(awk -v c="$cpu" -v s="$secs" 'BEGIN { print c / (s * 1e9) * 100 }')" >>"$R/rows.md"
+			printf '{"monitor":"%s","recall16":%s,"recall64":%s,"recall256":%s,"precision64":%s,"captured64":%s,"ideal64":%s,"ratio64":%s,"ratio_epoch_mean":%s,"ratio_epoch_min":%s,"cpu_ns":%s,"seconds":%s,"accesses":%s}\n' \
+				"$(name "$m")" "$k16" "$k64" "$k256" "$p64" "$c64" "$i64" "$r64" "$em" "$emin" \
+				"$cpu" "$secs" "$acc" >>"$R/rows.json"
+		done
+	else
+		shift_ns=$(sed -n 's/^shift_ns=//p' "$R/workload.txt")
+		t_shift=$(sed -n 's/^shift_time_ns=//p' "$R/workload.txt")
+		s=$(frame_of "${t_shift:?no shift_time_ns from chmu-workload}")
+		[ -n "$s" ] || { echo "bench: no chmutop frame after the shift" >&2; exit 1; }
+		awk 'FNR == NR { if (!/^#/) a[$1] = $2; next } !/^#/ { print $1, $2 - a[$1] }' \
+			"$R/truth.after" "$R/truth" >"$R/truth.before"
+		for m in "${monitors[@]}"; do
+			# follow: epoch (0 = the shift's) K, share and ratio against
+			# the old hot set, share and ratio against the new one
+			epochs "$m" "$R/truth.before" "$R/truth.after" |
+				awk -v s="$s" '{ $1 -= s; print }' >"$R/follow-$m.txt"
+			# before: the mean share of the old set over the epochs
+			# before the shift's (the run's first, partial, epoch left
+			# out when there are others); back: the first epoch from the
+			# shift's whose share of the new set is 90% of that; the
+			# ratio per epoch against the phase's truth (the shift's own
+			# epoch, which holds both, left out)
+			read -r before back first best rb ra <<<"$(awk '
+				$1 < 0 { old[++no] = $3; rbs += $4; rbn++ }
+				$1 > 0 { ras += $6; ran++ }
+				{ e[NR] = $1; v[NR] = $5 }
+				$1 == 1 { f = $5 }
+				$1 >= 0 && $5 > b { b = $5 }
+				END {
+					for (i = (no > 1 ? 2 : 1); i <= no; i++) { sb += old[i]; nb++ }
+					m = nb ? sb / nb : 0
+					for (i = 1; i <= NR; i++)
+						if (e[i] >= 0 && v[i] >= 0.9 * m && x == "") x = e[i]
+					printf "%.3f %s %.3f %.3f %.3f %.3f\n", m, (x == "" ? -1 : x), f, b,
+						(rbn ? rbs / rbn : 0), (ran ? ras / ran : 0)
+				}' "$R/follow-$m.txt")"
+			read -r k64 _ _ _ _ _ r64 <<<"$(score "$R/$m.txt" 64)"
+			[ -n "$r64" ] || { echo "bench: chmu-score failed on $m" >&2; exit 1; }
+			cpu=$(cpu_of "$m")
+			printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f |\n' "$(name "$m")" "$before" \
+				"$([ "$back" -ge 0 ] && echo "$back" || echo "not within the run")" "$first" "$best" \
+				"$rb" "$ra" "$k64" "$r64" "$(awk -v c="$cpu" 'BEGIN { print c / 1e6 }')" >>"$R/rows.md"
+			printf '{"monitor":"%s","share_before":%s,"epochs_to_90":%s,"share_first_epoch":%s,"share_best":%s,"ratio_epoch_before":%s,"ratio_epoch_after":%s,"recall64":%s,"ratio64":%s,"cpu_ns":%s,"shift_epoch":%s,"t_start_ns":%s,"shift_ns":%s,"shift_time_ns":%s}\n' \
+				"$(name "$m")" "$before" "$back" "$first" "$best" "$rb" "$ra" "$k64" "$r64" "$cpu" \
+				"$s" "$t_start" "$shift_ns" "$t_shift" >>"$R/rows.json"
+		done
 	fi
 	;;
 esac

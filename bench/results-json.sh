@@ -28,7 +28,7 @@ cat "$res/drain/drain.json"
 printf ',"accuracy":['
 rows "$res"/a*/rows.json
 printf '],"shift":['
-rows "$res"/f*/shift.json
+rows "$res"/f*/rows.json
 printf '],"scale":['
 rows "$res"/s*/scale.json
 printf ']}\n'

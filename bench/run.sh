@@ -82,13 +82,12 @@ acc_models=(
 	"${research_models[@]}"
 )
 # each_model PREFIX MODE WHAT: one boot per accuracy model, in PREFIX0..,
-# running guest-bench.sh MODE LABEL (DAMON in the first model's accuracy
-# boot)
+# running guest-bench.sh MODE LABEL (DAMON in the first model's boot)
 each_model() {
 	local i=0 m
 	for m in "${acc_models[@]}"; do
 		msg BENCH "$3: ${m%%|*}"
-		CHMU_PROPS=${m#*|} boot "$1$i" "bench/guest-bench.sh $2 '${m%%|*}' $([ "$2$i" = accuracy0 ] && echo damon)"
+		CHMU_PROPS=${m#*|} boot "$1$i" "bench/guest-bench.sh $2 '${m%%|*}' $([ "$i" = 0 ] && echo damon)"
 		i=$((i + 1))
 	done
 }
@@ -196,7 +195,8 @@ monitor's K-th place: a region-based monitor cannot rank inside a region.
 ratio over the run: the true accesses of the 64 units the monitor picks
 over those of the truly hottest 64 (captured / best possible). "ratio
 per epoch" is the same per epoch (chmutop's 1 s interval): the units the
-monitor posted most of in that epoch, up to 64, against as many truly
+monitor posted most of in that epoch, up to 64 (for DAMON, the 64
+hottest of the snapshot taken in that second), against as many truly
 hottest units; the mean over the epochs with any entry, and the worst.
 CPU: for the CHMU, the driver's drain time
 plus chmutop's BPF and process time; for DAMON, its kdamond thread; both
@@ -226,21 +226,28 @@ MD
 
 One boot per tracker model: the accuracy section's Zipf run, whose hot
 set moves halfway (a new permutation of the units; the exact counts of
-each half are the truth of its hot set). Per epoch (chmutop's 1 s
-interval, units ranked by what the epoch posted): the share of a hot
-set's K hottest units among the monitor's K (K = as many as it posted,
-up to 64; Count-Min posts 25, Space-Saving 50). "before": the mean share
-of the old hot set over the full epochs before the shift, the model's
-own steady state. "epochs back": the epochs after the one the shift fell
-in until its share of the new hot set reaches 90% of that (0: the
-shift's own epoch). chmutop ranks every unit (-r 4096) so that new units
-are not hidden behind old sums; the shift's epoch is placed from the
-workload's clock against the moment chmutop enabled the instance.
+each half are the truth of its hot set); in the exact model's boot the
+two DAMON contexts watch it too. Per epoch (chmutop's 1 s interval,
+units ranked by what the epoch posted; for DAMON, the snapshot taken in
+that second): the share of a hot set's K hottest units among the
+monitor's K (K = as many as it posted, up to 64: Count-Min posts 25,
+Space-Saving 50; DAMON's is 64). "share before": the mean share of the
+old hot set over the full epochs before the shift, the monitor's own
+steady state. "epochs back": the epochs after the one the shift fell in
+until its share of the new hot set reaches 90% of that (0: the shift's
+own epoch). "ratio per epoch": M5's access-count ratio of each epoch's K
+against the truth of its half (before, after; the shift's own epoch
+left out). Over the run: recall@64 and ratio@64 against the whole run's
+counts (both hot sets). chmutop ranks every unit (-r 4096) so that new
+units are not hidden behind old sums; the shift's epoch is the frame
+whose window (chmutop's \`time_ns\`) holds the moment the workload
+moved its hot set (its \`shift_time_ns\`), and a DAMON snapshot belongs
+to the frame it was taken in.
 
-| tracker | share before | epochs back | share, first full epoch after | best share after |
-|---|---|---|---|---|
+| monitor | share before | epochs back | share, first full epoch after | best share after | ratio per epoch, before | ratio per epoch, after | recall@64, run | ratio@64, run | CPU ms |
+|---|---|---|---|---|---|---|---|---|---|
 MD
-	cat "$res"/f*/shift.md
+	cat "$res"/f*/rows.md
 	cat <<'MD'
 
 ## Scale: drain cost per entry with chmutop attached

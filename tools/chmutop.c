@@ -275,11 +275,15 @@ static void frame(struct state *s, double secs, unsigned int n)
 	uint64_t bpf_ns, bpf_runs, dropped = s->skel->bss->dropped;
 	char line[256], tbuf[16], sz[32];
 	struct top_health h;
-	time_t t = time(NULL);
+	struct timespec wall;
+	time_t t;
 	bool any_always_on = false;
 	size_t r, shown;
 	int i;
 
+	/* The frame's end: its entries were counted before this moment */
+	clock_gettime(CLOCK_REALTIME, &wall);
+	t = wall.tv_sec;
 	bpf_cost(s, &bpf_ns, &bpf_runs);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
 	top_sort(s->rows, s->nrows, env.sort);
@@ -295,6 +299,7 @@ static void frame(struct state *s, double secs, unsigned int n)
 			health_of(s, i, &cur, secs, &h);
 			chmu_json_begin(stdout, "instance");
 			chmu_json_u64(stdout, "interval", n);
+			chmu_json_u64(stdout, "time_ns", wall.tv_sec * 1000000000ULL + wall.tv_nsec);
 			chmu_json_str(stdout, "instance", s->insts[i].name);
 			chmu_json_str(stdout, "mode", s->insts[i].mode_always_on ? "always-on" : "epoch");
 			chmu_json_u64(stdout, "threshold", s->insts[i].threshold);
@@ -392,10 +397,14 @@ static void frame(struct state *s, double secs, unsigned int n)
 	fflush(stdout);
 }
 
-/* Wait one interval; on a terminal, handle keys meanwhile. */
-static void wait_interval(struct state *s)
+/*
+ * Wait until @end (CLOCK_MONOTONIC ns); on a terminal, handle keys
+ * meanwhile. Frames end at fixed deadlines, so they do not drift by the
+ * time each one takes to render.
+ */
+static void wait_until(struct state *s, uint64_t end)
 {
-	uint64_t end = now_ns() + env.interval * 1000000000ULL, t;
+	uint64_t t;
 
 	while (!chmu_exiting && (t = now_ns()) < end) {
 		struct pollfd pfd = { .fd = 0, .events = POLLIN };
@@ -442,7 +451,7 @@ int main(int argc, char **argv)
 	bool tp_btf, term_set = false;
 	int err, n = 0, stats_fd = -1;
 	unsigned int frames = 0, shift = 63;
-	uint64_t t0, t1;
+	uint64_t t0, t1, deadline;
 	__u32 g;
 
 	argp_err_exit_status = CHMU_EXIT_USAGE;
@@ -509,8 +518,13 @@ int main(int argc, char **argv)
 	chmu_catch_signals();
 
 	t0 = now_ns();
+	deadline = t0;
 	while (!chmu_exiting && (env.count < 0 || frames < (unsigned int)env.count)) {
-		wait_interval(&s);
+		/* the next interval's end; after a stall, a whole one from now */
+		deadline += env.interval * 1000000000ULL;
+		if (deadline <= now_ns())
+			deadline = now_ns() + env.interval * 1000000000ULL;
+		wait_until(&s, deadline);
 		if (chmu_exiting && !env.batch && !env.json)
 			break;
 		t1 = now_ns();

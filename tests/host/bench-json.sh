@@ -15,8 +15,8 @@ printf '[{"consumer":"chmutop","rounds":5,"entries":5,"drain_ns_per_entry":1.5}]
 printf '%s\n%s\n' '{"monitor":"CHMU, exact (chmutop)","recall64":1.000,"ratio64":1.000}' \
 	'{"monitor":"DAMON paddr, default attributes","recall64":0.016,"ratio64":0.022}' >"$r/a0/rows.json"
 printf '%s' '{"monitor":"CHMU, cms (chmutop)","recall64":0.390,"ratio64":0.700}' >"$r/a1/rows.json"
-printf '%s\n' '{"monitor":"exact","share_before":1,"epochs_to_90":1,"share_first_epoch":0.95,"share_best":1}' >"$r/f0/shift.json"
-printf '%s\n' '{"monitor":"cms","share_before":0.9,"epochs_to_90":-1,"share_first_epoch":0.5,"share_best":0.8}' >"$r/f1/shift.json"
+printf '%s\n' '{"monitor":"exact","share_before":1,"epochs_to_90":1,"share_first_epoch":0.95,"share_best":1}' >"$r/f0/rows.json"
+printf '%s\n' '{"monitor":"cms","share_before":0.9,"epochs_to_90":-1,"share_first_epoch":0.5,"share_best":0.8}' >"$r/f1/rows.json"
 printf '%s' '{"hotlist_size":64,"instances":1},{"hotlist_size":64,"instances":2}' >"$r/s0/scale.json"
 printf '%s\n' '{"hotlist_size":1024,"instances":1}' >"$r/s1/scale.json"
 
