@@ -110,6 +110,28 @@ hmu_setup() {
 	echo 1 >$TRACE/tracing_on
 }
 
+# hostile_check REASON GONE OK: in a guest whose CHMU reports a hostile
+# layout (x-chmu-fault-*): the driver was loaded at boot (modalias), the
+# kernel log names the refusal (REASON, a fixed string), the refused block
+# or instance GONE does not exist, the memdev works, the instance OK (its
+# sysfs path) reports a known workload exactly, and the kernel is quiet.
+hostile_check() {
+	local reason=$1 gone=$2
+	HMU=$3
+	grep -q '^cxl_hmu ' /proc/modules || fail "cxl_hmu was not loaded at boot"
+	dmesg | grep -F -- "$reason" ||
+		{ dmesg | grep -i -E 'chmu|hmu' >&2; fail "no '$reason' in the kernel log"; }
+	[ ! -e "$gone" ] || fail "$gone exists"
+	[ -d /sys/bus/cxl/devices/mem0 ] || fail "no memdev mem0"
+	hmu_setup
+	chmu_setup
+	hmu_cfg mode=always-on threshold=40 fill_threshold=0 poll_ms=100 enable=1
+	touch_units 9 40
+	hmu_cfg enable=0
+	expect_eq "$(trace_entries)" "9:40" "entries of $(basename "$HMU")"
+	kernel_quiet
+}
+
 # hmu_cfg ATTR=VALUE...: configure the instance through sysfs.
 hmu_cfg() {
 	local kv

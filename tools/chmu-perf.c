@@ -6,14 +6,18 @@
  * perf_event_open() directly, so it also reports the exact errno a
  * configuration gets (--check), which is what the driver tests assert.
  *
- *   chmu-perf [-a PAGES] [-d MS] EVENT [-- COMMAND [ARG...]]
+ *   chmu-perf [-a PAGES] [-d MS] [-C CPU] EVENT [-- COMMAND [ARG...]]
  *   chmu-perf --check EVENT
  *   chmu-perf --fuzz N [--seed S] EVENT
  *
  * EVENT is PMU/term=value,.../ with the terms of the PMU's format
- * directory, or config=, config1=, config2= for whole words. SIGINT or
- * SIGTERM ends a recording as perf record's Ctrl-C does: COMMAND gets
- * SIGTERM, the records so far are printed with the summary, exit 0.
+ * directory, or config=, config1=, config2= for whole words, and perf's
+ * period= and freq= sample settings. SIGINT or SIGTERM ends a recording
+ * as perf record's Ctrl-C does: COMMAND gets SIGTERM, the records so far
+ * are printed with the summary, exit 0.
+ * SIGUSR1 pauses the event (PERF_EVENT_IOC_DISABLE) or resumes it,
+ * printing "paused" or "resumed" once it is done. -C opens the event on
+ * that CPU instead of the PMU's (the driver moves it to its own).
  *
  * --fuzz opens N events derived from EVENT: random config words, EVENT's
  * words with a few bits flipped, or EVENT with random attribute flags,
@@ -49,10 +53,11 @@ static struct env {
 	char **cmd;
 	long aux_pages;
 	long delay_ms;
+	long cpu;
 	int check;
 	long fuzz;
 	uint64_t seed;
-} env = { .aux_pages = 16, .seed = 1 };
+} env = { .aux_pages = 16, .seed = 1, .cpu = -1 };
 
 struct rec {
 	int fd;
@@ -86,6 +91,8 @@ static const struct argp_option opts[] = {
 	  "AUX buffer pages, a power of two (default 16); 0: no AUX buffer", 0 },
 	{ "delay", 'd', "MS", 0,
 	  "keep recording MS milliseconds after COMMAND ends", 0 },
+	{ "cpu", 'C', "CPU", 0,
+	  "open the event on CPU instead of the PMU's cpumask", 0 },
 	{ "check", 'c', NULL, 0,
 	  "only open the event: print ok or the errno name (exit 0 or 3)", 0 },
 	{ "fuzz", 'f', "N", 0,
@@ -112,6 +119,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'c':
 		env.check = 1;
+		break;
+	case 'C':
+		errno = 0;
+		env.cpu = strtol(arg, &end, 0);
+		if (errno || *end || end == arg || env.cpu < 0)
+			argp_error(state, "invalid CPU '%s'", arg);
 		break;
 	case 'f':
 	case 's':
@@ -177,6 +190,16 @@ static void build_attr(const char *ev, struct perf_event_attr *attr, int *cpu)
 
 	cur = terms;
 	while ((rc = perfev_next_term(&cur, &name, &val)) > 0) {
+		/* perf's period and freq terms: sample settings */
+		if (!strcmp(name, "period") || !strcmp(name, "freq")) {
+			if (name[0] == 'f') {
+				attr->freq = 1;
+				attr->sample_freq = val;
+			} else {
+				attr->sample_period = val;
+			}
+			continue;
+		}
 		/* config, config1, config2: a whole word, as perf allows */
 		if (!strncmp(name, "config", 6) &&
 		    (!name[6] || ((name[6] == '1' || name[6] == '2') && !name[7]))) {
@@ -368,12 +391,27 @@ static void drain(struct rec *r)
 	__atomic_store_n(&up->aux_tail, head, __ATOMIC_RELEASE);
 }
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, toggle;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop = 1;
+	if (sig == SIGUSR1)
+		toggle = 1;
+	else
+		stop = 1;
+}
+
+/* SIGUSR1: pause or resume the event; say so once it is done */
+static void pause_resume(struct rec *r, int *paused)
+{
+	if (!toggle)
+		return;
+	toggle = 0;
+	drain(r);
+	ioctl(r->fd, *paused ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+	*paused = !*paused;
+	printf("%s\n", *paused ? "paused" : "resumed");
+	fflush(stdout);
 }
 
 static void sleep_ms(long ms)
@@ -393,7 +431,7 @@ int main(int argc, char **argv)
 	};
 	struct perf_event_attr attr;
 	struct rec r = { .fd = -1 };
-	int cpu, status = 0, err = 0;
+	int cpu, status = 0, err = 0, paused = 0;
 	pid_t child = 0;
 	uint64_t count = 0;
 	void *base = MAP_FAILED;
@@ -402,6 +440,8 @@ int main(int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return 1;
 	build_attr(env.event, &attr, &cpu);
+	if (env.cpu >= 0)
+		cpu = env.cpu;
 	if (env.fuzz)
 		return fuzz(&attr, cpu);
 	r.fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, 0);
@@ -445,6 +485,7 @@ int main(int argc, char **argv)
 	 * shell started it in the background with SIGINT ignored) */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGUSR1, on_signal);
 	if (ioctl(r.fd, PERF_EVENT_IOC_ENABLE, 0)) {
 		fprintf(stderr, "chmu-perf: enable: %s\n", strerror(errno));
 		err = 2;
@@ -472,11 +513,13 @@ int main(int argc, char **argv)
 				waitpid(child, &status, 0);
 				break;
 			}
+			pause_resume(&r, &paused);
 			drain(&r);
 			sleep_ms(20);
 		}
 	}
 	for (long t = 0; t < env.delay_ms && !stop; t += 20) {
+		pause_resume(&r, &paused);
 		drain(&r);
 		sleep_ms(20);
 	}

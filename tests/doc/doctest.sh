@@ -18,7 +18,7 @@
 set -uo pipefail
 
 norm() {
-	sed -E 's/[0-9]{2}:[0-9]{2}:[0-9]{2}/HH:MM:SS/g; s/[0-9]+\.[0-9]+/N.N/g; s/[[:space:]]+$//'
+	sed -E 's/[0-9]{2}:[0-9]{2}:[0-9]{2}/HH:MM:SS/g; s/[0-9]+\.[0-9]+/N.N/g; s/[[:space:]]+$//; s/  +/ /g'
 }
 
 # blocks FILE: "R<TAB>cmd" (sh), "C<TAB>cmd" (console command),

@@ -113,7 +113,7 @@ expect_eq "$(trace_entries)" "21:5" "traced without AUX"
 # perf and sysfs exclude each other.
 hmu_cfg enable=1
 perf_errno EBUSY "$ok"
-dmesg | grep -qF "already enabled by sysfs" || fail "no reason for EBUSY"
+dmesg | grep -qF "already held by sysfs" || fail "no reason for EBUSY"
 hmu_cfg enable=0
 chmu-perf "$PMU/$ok/" -- sleep 3 >/dev/null &
 perf=$!
