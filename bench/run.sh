@@ -185,7 +185,8 @@ threshold 1, 4 KiB units; the hotlist keeps the hottest 1088 units of an
 epoch, the rest overflow) ranks units by the sum of their counts. In the
 exact model's boot two DAMON contexts watch the same run (physical
 address operations on the region, through sysfs; a stat scheme's
-tried_regions read once a second and summed per page). \`chmu-score\`
+tried_regions read after every second of the run, about every 1.5 to 2 s
+under TCG, and summed per page). \`chmu-score\`
 takes each monitor's K hottest units (ties in no address order) and
 compares them with the truth's K hottest: recall = precision when the
 monitor names K units. "tied" is how many units share the score at the
@@ -240,8 +241,8 @@ against the truth of its half (before, after; the shift's own epoch
 left out). Over the run: recall@64 and ratio@64 against the whole run's
 counts (both hot sets). chmutop ranks every unit (-r 4096) so that new
 units are not hidden behind old sums; the shift's epoch is the frame
-whose window (chmutop's \`time_ns\`) holds the moment the workload
-moved its hot set (its \`shift_time_ns\`), and a DAMON snapshot belongs
+whose window (chmutop's `time_ns`) holds the moment the workload
+moved its hot set (its `shift_time_ns`), and a DAMON snapshot belongs
 to the frame it was taken in.
 
 | monitor | share before | epochs back | share, first full epoch after | best share after | ratio per epoch, before | ratio per epoch, after | recall@64, run | ratio@64, run | CPU ms |
