@@ -132,6 +132,13 @@ hostile_check() {
 	kernel_quiet
 }
 
+# hmu_wait ATTR VALUE: wait (up to 10 s) until the instance's ATTR reads
+# VALUE; fail otherwise.
+hmu_wait() {
+	for _ in $(seq 100); do [ "$(cat $HMU/$1)" = "$2" ] && return; sleep 0.1; done
+	fail "$1 is $(cat $HMU/$1), not $2"
+}
+
 # hmu_cfg ATTR=VALUE...: configure the instance through sysfs.
 hmu_cfg() {
 	local kv

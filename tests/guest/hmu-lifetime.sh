@@ -40,14 +40,13 @@ expect_eq "$(aux_entries <<<"$out")" "7:1" "AUX entries"
 
 chmu-perf "$ev" -- sleep 3 >/tmp/stale.out 2>&1 &
 pid=$!
-for _ in $(seq 100); do [ "$(cat $HMU/owner)" = perf ] && break; sleep 0.1; done
+hmu_wait owner perf
 echo $B >$D/unbind
 echo $B >$D/bind
 hmu_cfg mode=always-on threshold=1 fill_threshold=0 poll_ms=100 enable=1
 wait $pid	# the stale event closes
 touch_units 9 1
-for _ in $(seq 100); do [ "$(cat $HMU/entries)" = 1 ] && break; sleep 0.1; done
-expect_eq "$(cat $HMU/entries)" 1 "entries polled after the stale event closed"
+hmu_wait entries 1	# polled after the stale event closed
 hmu_cfg enable=0
 echo >$TRACE/trace
 hmu_cfg mode=always-on threshold=40 enable=1

@@ -9,29 +9,25 @@ hmu_setup
 chmu_setup
 hmu_cfg fill_threshold=0 poll_ms=60000	# nothing drains but the stop
 ev="$PMU/epoch_type=1,access_type=6,hotness_threshold=2,hotness_granual=12/"
-wait_attr() { # wait_attr ATTR VALUE
-	for _ in $(seq 100); do [ "$(cat $HMU/$1)" = "$2" ] && return; sleep 0.1; done
-	fail "$1 is $(cat $HMU/$1), not $2"
-}
 wait_out() { # wait_out LINE: chmu-perf printed LINE
 	for _ in $(seq 100); do grep -q -x "$1" /tmp/pause.out && return; sleep 0.1; done
 	fail "chmu-perf did not print '$1'"
 }
 chmu-perf -a 64 "$ev" -- sleep 600 >/tmp/pause.out 2>&1 &
 pid=$!
-wait_attr enable 1
+hmu_wait enable 1
 expect_eq "$(cat $HMU/owner)" perf "owner"
 touch_units 0-299 2	# 300 entries, all still in the hotlist
 touch_units 500 1	# below the threshold: counted, not posted
 kill -USR1 $pid
 wait_out paused
-wait_attr enable 0	# the device stopped with the event
+hmu_wait enable 0	# the device stopped with the event
 expect_eq "$(cat $HMU/lost)" 44 "entries drained after the stop (300 - 256)"
 expect_eq "$(cat $HMU/owner)" perf "owner while stopped"
 touch_units 300-309 2	# while stopped: counted nowhere
 kill -USR1 $pid
 wait_out resumed
-wait_attr enable 1
+hmu_wait enable 1
 touch_units 500 1	# a fresh counter: 1 of 2, not posted
 touch_units 400-409 2
 kill -INT $pid

@@ -27,17 +27,19 @@ irq_ok
 hmu_setup
 chmu_setup
 irq=$(cat $HMU/irq)
-before=$(awk -v i="$irq:" '$1 == i { s = 0; for (k = 2; k <= NF && $k ~ /^[0-9]+$/; k++) s += $k; print s }' /proc/interrupts)
+irq_count() { # irq_count: interrupts on $irq, all CPUs
+	awk -v i="$irq:" '$1 == i { s = 0; for (k = 2; k <= NF && $k ~ /^[0-9]+$/; k++) s += $k; print s }' /proc/interrupts
+}
+before=$(irq_count)
 hmu_cfg mode=always-on threshold=1 fill_threshold=4 poll_ms=60000 enable=1
 # four entries at a time: each time the list holds exactly the fill
 # threshold, which raises the interrupt
 for u in 0-3 4-7; do
 	n=$(($(cat $HMU/entries) + 4))
 	touch_units $u 1
-	for _ in $(seq 100); do [ "$(cat $HMU/entries)" -ge $n ] && break; sleep 0.1; done
-	expect_eq "$(cat $HMU/entries)" $n "entries drained by the fill interrupt"
+	hmu_wait entries $n	# drained by the fill interrupt
 done
-after=$(awk -v i="$irq:" '$1 == i { s = 0; for (k = 2; k <= NF && $k ~ /^[0-9]+$/; k++) s += $k; print s }' /proc/interrupts)
+after=$(irq_count)
 [ "$after" -gt "$before" ] || fail "no interrupt on IRQ $irq ($before -> $after)"
 hmu_cfg enable=0
 expect_eq "$(trace_entries)" "0:1 1:1 2:1 3:1 4:1 5:1 6:1 7:1" "entries"
