@@ -15,6 +15,8 @@
 #   guest-bench.sh shift LABEL [damon]
 #                                the same with a hot set that moves halfway:
 #                                how many epochs each monitor needs to follow
+#                                (both leave the runs' data; the host's
+#                                bench/accuracy-rows.sh computes the rows)
 # Settings (bench/run.sh passes the host's BENCH_* on):
 #   BENCH_ROUNDS=5        off/on rounds per tracker model (chmu)
 #   BENCH_DRAIN_ROUNDS=5  rounds over all consumers (drain)
@@ -323,7 +325,8 @@ accuracy | shift)
 	# writes to the guest's tmpfs: writing to the results share
 	# (virtio-9p, slow under TCG) would be most of its process time. In
 	# the shift run it ranks every unit, so that new units are not hidden
-	# behind old sums.
+	# behind old sums. The rows are computed on the host from what this
+	# leaves in $R (bench/accuracy-rows.sh).
 	wargs=() rank=512
 	[ "$mode" = accuracy ] || wargs=(--shift) rank=4096
 	chmu-workload zipf --node "$NODE" --size "$ACC_SIZE" --accesses "$ACC_N" \
@@ -338,19 +341,26 @@ accuracy | shift)
 	sleep 2.5	# attached; the epoch of the allocation is over
 	d0=$(cat $I/drain_ns) b0=$(bpf_ns) c0=$(cpu_ns $top)
 	[ -z "$damon" ] || { k0=$(cpu_ns "$(cat $D/0/pid)"); f0=$(cpu_ns "$(cat $D/1/pid)"); }
-	t_start=$(date +%s%N)
 	kill -USR1 $wl
-	# each DAMON snapshot is named by when it was asked for: the
-	# aggregation it shows ended then
+	# DAMON snapshots, once a second: damon/K.N, and in damon/times
+	# "K N ASKED RETURNED" (CLOCK_REALTIME ns): the aggregation a
+	# snapshot shows ended between the two
 	rm -rf /run/damon && mkdir /run/damon
-	: >"$R/damon0.txt"
-	: >"$R/damon1.txt"
+	if [ -n "$damon" ]; then
+		for k in 0 1; do
+			echo "$k $(cat $D/$k/contexts/0/monitoring_attrs/intervals/aggr_us)"
+		done >/run/damon/attrs
+	fi
+	n=0
 	while kill -0 $wl 2>/dev/null; do
 		sleep 1
 		[ -n "$damon" ] || continue
-		t=$(date +%s%N)
-		damon_snapshot 0 >"/run/damon/0.$t"
-		damon_snapshot 1 >"/run/damon/1.$t"
+		for k in 0 1; do
+			t=$(date +%s%N)
+			damon_snapshot $k >"/run/damon/$k.$n"
+			echo "$k $n $t $(date +%s%N)" >>/run/damon/times
+		done
+		n=$((n + 1))
 	done
 	wait $wl
 	[ -z "$damon" ] || { k1=$(cpu_ns "$(cat $D/0/pid)"); f1=$(cpu_ns "$(cat $D/1/pid)"); }
@@ -359,145 +369,14 @@ accuracy | shift)
 	kill -INT $top
 	wait $top || { cat "$R/chmutop.err" >&2; exit 1; }
 	mv /run/chmutop.json "$R/chmutop.json"
+	cpu="drain_ns=$((d1 - d0)) bpf_ns=$((b1 - b0)) chmutop_ns=$((c1 - c0))"
 	if [ -n "$damon" ]; then
 		echo off >$D/0/state
 		echo off >$D/1/state
-		for k in 0 1; do	# the run's snapshots, summed by chmu-score
-			cat /run/damon/$k.* >"$R/damon$k.txt" 2>/dev/null || true
-		done
+		cpu+=" damon0_ns=$((k1 - k0)) damon1_ns=$((f1 - f0))"
+		tar czf "$R/damon.tgz" -C /run damon
 	fi
-	last=$(jq -s 'map(select(.type == "unit")) | max_by(.interval) | .interval' "$R/chmutop.json")
-	jq -r --argjson n "$last" 'select(.type == "unit" and .interval == $n) | "\(.hpa) \(.sum)"' \
-		"$R/chmutop.json" >"$R/chmu.txt"
-	acc=$(sed -n 's/^accesses=//p' "$R/workload.txt")
-	secs=$(awk '/^ns=/ { sub("ns=", ""); printf "%.2f", $0 / 1e9 }' "$R/workload.txt")
-	score() { # score FILE K: recall precision captured ideal reported tied ratio
-		chmu-score -k "$2" "$R/truth" "$1" |
-			awk -F= '{ v[$1] = $2 } END { print v["recall"], v["precision"], v["captured"], v["ideal"], v["reported"], v["tied"], v["ratio"] }'
-	}
-	# chmutop's frames: "INTERVAL TIME_NS", the frame holding what was
-	# drained since the previous one; frame_of T: the frame whose window
-	# holds the moment T
-	jq -r 'select(.type == "instance") | "\(.interval) \(.time_ns)"' "$R/chmutop.json" >/run/frames.txt
-	frame_of() {
-		awk -v t="$1" '$2 >= t { print $1; f = 1; exit } END { if (!f) print "" }' /run/frames.txt
-	}
-	# Per epoch (chmutop's 1 s frame = one epoch; for DAMON, the
-	# snapshot taken in it): "EPOCH K" and, against each truth, the
-	# share of its K hottest among the monitor's K (recall) and M5's
-	# access-count ratio. A CHMU model's K is what it posted that epoch,
-	# up to 64, ranked by the epoch's sum; DAMON's is 64.
-	epochs() { # epochs chmu|damonN TRUTH...
-		local who=$1 n k f line t
-		shift
-		if [ "$who" = chmu ]; then
-			jq -r 'select(.type == "unit" and .interval_sum > 0) | "\(.interval) \(.hpa) \(.interval_sum)"' \
-				"$R/chmutop.json" >/run/per-epoch.txt
-			set -- "$(cut -d' ' -f1 /run/per-epoch.txt | sort -n | uniq | paste -sd' ')" "$@"
-		else
-			set -- "$(for f in /run/damon/"${who#damon}".*; do [ -e "$f" ] && echo "${f##*.}"; done | sort -n | paste -sd' ')" "$@"
-		fi
-		for n in $1; do
-			if [ "$who" = chmu ]; then
-				awk -v n="$n" '$1 == n { print $2, $3 }' /run/per-epoch.txt >/run/epoch.txt
-				k=$(wc -l </run/epoch.txt)
-				[ "$k" -le 64 ] || k=64
-			else
-				cp "/run/damon/${who#damon}.$n" /run/epoch.txt
-				k=64
-				n=$(frame_of "$n")	# a snapshot after the last frame: none
-				[ -n "$n" ] || continue
-			fi
-			line="$n $k"
-			for t in "${@:2}"; do
-				line+=" $(chmu-score -k "$k" "$t" /run/epoch.txt |
-					awk -F= '$1 == "recall" { r = $2 } $1 == "ratio" { q = $2 } END { print r, q }')"
-			done
-			echo "$line"
-		done
-	}
-	cpu_of() { # cpu_of chmu|damon0|damon1: the mechanism's CPU ns over the run
-		case $1 in
-		chmu) echo $((d1 - d0 + b1 - b0 + c1 - c0)) ;;
-		damon0) echo $((k1 - k0)) ;;
-		damon1) echo $((f1 - f0)) ;;
-		esac
-	}
-	monitors=(chmu)
-	[ -z "$damon" ] || monitors+=(damon0 damon1)
-	name() { # name chmu|damon0|damon1: the monitor's row name
-		case $1 in
-		chmu) echo "CHMU, $label (chmutop)" ;;
-		damon0) echo "DAMON paddr, default attributes" ;;
-		damon1) echo "DAMON paddr, tuned finer" ;;
-		esac
-	}
-	echo "drain_ns=$((d1 - d0)) bpf_ns=$((b1 - b0)) chmutop_ns=$((c1 - c0))" >"$R/cpu.txt"
-	: >"$R/rows.md"
-	: >"$R/rows.json"
-	if [ "$mode" = accuracy ]; then
-		for m in "${monitors[@]}"; do
-			read -r k16 _ <<<"$(score "$R/$m.txt" 16)"
-			read -r k64 p64 c64 i64 n64 t64 r64 <<<"$(score "$R/$m.txt" 64)"
-			[ -n "$r64" ] || { echo "bench: chmu-score failed on $m" >&2; exit 1; }
-			read -r k256 _ <<<"$(score "$R/$m.txt" 256)"
-			# the ratio per epoch: the workload is stationary, so the
-			# run's truth is each epoch's, scaled
-			read -r em emin <<<"$(epochs "$m" "$R/truth" |
-				awk '{ s += $4; if (NR == 1 || $4 < m) m = $4 } END { if (NR) printf "%.3f %.3f\n", s / NR, m }')"
-			[ -n "$em" ] || { echo "bench: $m has no epoch with an entry" >&2; exit 1; }
-			cpu=$(cpu_of "$m")
-			printf '| %s | %s | %s | %s | %s | %s | %s of %s | %s | %s (min %s) | %.0f | %.1f%% |\n' \
-				"$(name "$m")" "$k16" "$k64" "$k256" "$p64" "$t64" "$c64" "$i64" "$r64" "$em" "$emin" \
-				"$(awk -v c="$cpu" 'BEGIN { print c / 1e6 }')" \
-				"$(awk -v c="$cpu" -v s="$secs" 'BEGIN { print c / (s * 1e9) * 100 }')" >>"$R/rows.md"
-			printf '{"monitor":"%s","recall16":%s,"recall64":%s,"recall256":%s,"precision64":%s,"captured64":%s,"ideal64":%s,"ratio64":%s,"ratio_epoch_mean":%s,"ratio_epoch_min":%s,"cpu_ns":%s,"seconds":%s,"accesses":%s}\n' \
-				"$(name "$m")" "$k16" "$k64" "$k256" "$p64" "$c64" "$i64" "$r64" "$em" "$emin" \
-				"$cpu" "$secs" "$acc" >>"$R/rows.json"
-		done
-	else
-		shift_ns=$(sed -n 's/^shift_ns=//p' "$R/workload.txt")
-		t_shift=$(sed -n 's/^shift_time_ns=//p' "$R/workload.txt")
-		s=$(frame_of "${t_shift:?no shift_time_ns from chmu-workload}")
-		[ -n "$s" ] || { echo "bench: no chmutop frame after the shift" >&2; exit 1; }
-		awk 'FNR == NR { if (!/^#/) a[$1] = $2; next } !/^#/ { print $1, $2 - a[$1] }' \
-			"$R/truth.after" "$R/truth" >"$R/truth.before"
-		for m in "${monitors[@]}"; do
-			# follow: epoch (0 = the shift's) K, share and ratio against
-			# the old hot set, share and ratio against the new one
-			epochs "$m" "$R/truth.before" "$R/truth.after" |
-				awk -v s="$s" '{ $1 -= s; print }' >"$R/follow-$m.txt"
-			# before: the mean share of the old set over the epochs
-			# before the shift's (the run's first, partial, epoch left
-			# out when there are others); back: the first epoch from the
-			# shift's whose share of the new set is 90% of that; the
-			# ratio per epoch against the phase's truth (the shift's own
-			# epoch, which holds both, left out)
-			read -r before back first best rb ra <<<"$(awk '
-				$1 < 0 { old[++no] = $3; rbs += $4; rbn++ }
-				$1 > 0 { ras += $6; ran++ }
-				{ e[NR] = $1; v[NR] = $5 }
-				$1 == 1 { f = $5 }
-				$1 >= 0 && $5 > b { b = $5 }
-				END {
-					for (i = (no > 1 ? 2 : 1); i <= no; i++) { sb += old[i]; nb++ }
-					m = nb ? sb / nb : 0
-					for (i = 1; i <= NR; i++)
-						if (e[i] >= 0 && v[i] >= 0.9 * m && x == "") x = e[i]
-					printf "%.3f %s %.3f %.3f %.3f %.3f\n", m, (x == "" ? -1 : x), f, b,
-						(rbn ? rbs / rbn : 0), (ran ? ras / ran : 0)
-				}' "$R/follow-$m.txt")"
-			read -r k64 _ _ _ _ _ r64 <<<"$(score "$R/$m.txt" 64)"
-			[ -n "$r64" ] || { echo "bench: chmu-score failed on $m" >&2; exit 1; }
-			cpu=$(cpu_of "$m")
-			printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f |\n' "$(name "$m")" "$before" \
-				"$([ "$back" -ge 0 ] && echo "$back" || echo "not within the run")" "$first" "$best" \
-				"$rb" "$ra" "$k64" "$r64" "$(awk -v c="$cpu" 'BEGIN { print c / 1e6 }')" >>"$R/rows.md"
-			printf '{"monitor":"%s","share_before":%s,"epochs_to_90":%s,"share_first_epoch":%s,"share_best":%s,"ratio_epoch_before":%s,"ratio_epoch_after":%s,"recall64":%s,"ratio64":%s,"cpu_ns":%s,"shift_epoch":%s,"t_start_ns":%s,"shift_ns":%s,"shift_time_ns":%s}\n' \
-				"$(name "$m")" "$before" "$back" "$first" "$best" "$rb" "$ra" "$k64" "$r64" "$cpu" \
-				"$s" "$t_start" "$shift_ns" "$t_shift" >>"$R/rows.json"
-		done
-	fi
+	echo "$cpu" >"$R/cpu.txt"
 	;;
 esac
 chmu-region destroy "$REGION"

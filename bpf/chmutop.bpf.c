@@ -57,6 +57,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	if (!st)
 		return 0;
 	st->batches++;
+	st->last_ns = batch_ns;
 	st->entries += nr;
 	st->fill_sum += nr;
 	if (nr > st->fill_max)

@@ -21,7 +21,8 @@
  *           halfway (a new permutation) and also writes FILE.after, the
  *           counts of the second half alone; shift_ns says when (from
  *           the first timed access), shift_time_ns too (CLOCK_REALTIME,
- *           to line the shift up with other tools' clocks).
+ *           to line the shift up with other tools' clocks, as are
+ *           start_time_ns and end_time_ns: the timed accesses' span).
  *
  * Results are printed as key=value lines. Every access is a single aligned
  * 8-byte load or store through a volatile pointer, so under TCG each one
@@ -512,7 +513,7 @@ static int do_zipf(void *area)
 	uint64_t *counts = calloc(units, sizeof(*counts));
 	uint64_t *after = env.shift ? calloc(units, sizeof(*after)) : NULL;
 	uint64_t sink = 0, t0, ns, top = 0, shift_ns = 0;
-	struct timespec shift_wall = {};
+	struct timespec shift_wall = {}, start_wall, end_wall;
 	struct zipf z;
 	int err;
 
@@ -535,6 +536,7 @@ static int do_zipf(void *area)
 		free(after);
 		return 1;
 	}
+	clock_gettime(CLOCK_REALTIME, &start_wall);
 	t0 = now_ns();
 	for (uint64_t i = 0; i < env.accesses; i++) {
 		uint32_t u;
@@ -557,6 +559,7 @@ static int do_zipf(void *area)
 			after[u]++;
 	}
 	ns = now_ns() - t0;
+	clock_gettime(CLOCK_REALTIME, &end_wall);
 	for (uint64_t u = 0; u < units; u++)
 		if (counts[u] > counts[top])
 			top = u;
@@ -566,6 +569,9 @@ static int do_zipf(void *area)
 	       (unsigned long long)ns, ns ? env.accesses * 1e9 / ns : 0.0,
 	       env.write ? "write" : "read", env.zipf_s,
 	       (unsigned long long)top, (unsigned long long)counts[top]);
+	printf("start_time_ns=%llu\nend_time_ns=%llu\n",
+	       start_wall.tv_sec * 1000000000ULL + start_wall.tv_nsec,
+	       end_wall.tv_sec * 1000000000ULL + end_wall.tv_nsec);
 	if (after)
 		printf("shift_ns=%llu\nshift_time_ns=%llu\n",
 		       (unsigned long long)shift_ns,

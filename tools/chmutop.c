@@ -104,6 +104,9 @@ struct state {
 	struct chmu_inst *insts;
 	int ninst;
 	struct inst_stat *prev;		/* per instance, last interval */
+	struct inst_stat *cur;		/* per instance, at this frame's end */
+	uint64_t end_ns, end_wall_ns;	/* the frame's end: monotonic, wall */
+	uint64_t mono_to_wall;		/* wall - monotonic, at start */
 	struct drain_ctr *dprev;	/* per instance, the driver's counters */
 	uint64_t bpf_ns_prev, bpf_runs_prev;
 	struct top_row *rows;
@@ -269,21 +272,40 @@ static void health_of(struct state *s, int i, const struct inst_stat *cur,
 	s->dprev[i] = d;
 }
 
-static void frame(struct state *s, double secs, unsigned int n)
+/*
+ * The frame's end: the instances' counters and the time, read together
+ * just before the unit map's generation flips, so that a frame's batches
+ * and its units' interval sums cover the same drains (a drain running
+ * across the flip itself can still split between two frames).
+ */
+static void frame_end(struct state *s)
 {
 	int ifd = bpf_map__fd(s->skel->maps.insts);
+	struct timespec wall;
+	int i;
+
+	s->end_ns = now_ns();
+	clock_gettime(CLOCK_REALTIME, &wall);
+	s->end_wall_ns = wall.tv_sec * 1000000000ULL + wall.tv_nsec;
+	for (i = 0; i < s->ninst; i++) {
+		__u32 id = s->insts[i].id;
+
+		if (bpf_map_lookup_elem(ifd, &id, &s->cur[i]))
+			memset(&s->cur[i], 0, sizeof(s->cur[i]));
+	}
+}
+
+static void frame(struct state *s, double secs, unsigned int n)
+{
 	uint64_t bpf_ns, bpf_runs, dropped = s->skel->bss->dropped;
+	uint64_t mono_to_wall = s->mono_to_wall;
 	char line[256], tbuf[16], sz[32];
 	struct top_health h;
-	struct timespec wall;
-	time_t t;
+	time_t t = s->end_wall_ns / 1000000000ULL;
 	bool any_always_on = false;
 	size_t r, shown;
 	int i;
 
-	/* The frame's end: its entries were counted before this moment */
-	clock_gettime(CLOCK_REALTIME, &wall);
-	t = wall.tv_sec;
 	bpf_cost(s, &bpf_ns, &bpf_runs);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
 	top_sort(s->rows, s->nrows, env.sort);
@@ -291,15 +313,15 @@ static void frame(struct state *s, double secs, unsigned int n)
 
 	if (env.json) {
 		for (i = 0; i < s->ninst; i++) {
-			struct inst_stat cur = {};
-			__u32 id = s->insts[i].id;
+			const struct inst_stat *cur = &s->cur[i];
 
-			bpf_map_lookup_elem(ifd, &id, &cur);
 			chmu_inst_read(&s->insts[i]);
-			health_of(s, i, &cur, secs, &h);
+			health_of(s, i, cur, secs, &h);
 			chmu_json_begin(stdout, "instance");
 			chmu_json_u64(stdout, "interval", n);
-			chmu_json_u64(stdout, "time_ns", wall.tv_sec * 1000000000ULL + wall.tv_nsec);
+			chmu_json_u64(stdout, "time_ns", s->end_wall_ns);
+			chmu_json_u64(stdout, "last_batch_ns",
+				      cur->last_ns ? cur->last_ns + mono_to_wall : 0);
 			chmu_json_str(stdout, "instance", s->insts[i].name);
 			chmu_json_str(stdout, "mode", s->insts[i].mode_always_on ? "always-on" : "epoch");
 			chmu_json_u64(stdout, "threshold", s->insts[i].threshold);
@@ -317,7 +339,7 @@ static void frame(struct state *s, double secs, unsigned int n)
 			chmu_json_u64(stdout, "bpf_ns", bpf_ns - s->bpf_ns_prev);
 			chmu_json_u64(stdout, "dropped", dropped);
 			chmu_json_end(stdout);
-			s->prev[i] = cur;
+			s->prev[i] = *cur;
 		}
 		for (r = 0; r < shown; r++) {
 			const struct top_row *row = &s->rows[r];
@@ -351,10 +373,7 @@ static void frame(struct state *s, double secs, unsigned int n)
 	printf("%s%s%s\n", s->color ? "\033[1m" : "", line, s->color ? "\033[0m" : "");
 	for (i = 0; i < s->ninst; i++) {
 		struct chmu_inst *in = &s->insts[i];
-		struct inst_stat cur = {};
-		__u32 id = in->id;
 
-		bpf_map_lookup_elem(ifd, &id, &cur);
 		chmu_inst_read(in);
 		any_always_on |= in->mode_always_on;
 		if (in->mode_always_on)
@@ -369,12 +388,12 @@ static void frame(struct state *s, double secs, unsigned int n)
 				 chmu_fmt_size(1ULL << in->unit_shift, sz, sizeof(sz)),
 				 1ULL << in->ds_shift, in->owner);
 		puts(line);
-		health_of(s, i, &cur, secs, &h);
+		health_of(s, i, &s->cur[i], secs, &h);
 		h.bpf_ns = i == 0 ? bpf_ns - s->bpf_ns_prev : 0;
 		h.bpf_runs = i == 0 ? bpf_runs - s->bpf_runs_prev : 0;
 		top_fmt_health(line, sizeof(line), &h);
 		puts(line);
-		s->prev[i] = cur;
+		s->prev[i] = s->cur[i];
 	}
 	s->bpf_ns_prev = bpf_ns;
 	s->bpf_runs_prev = bpf_runs;
@@ -465,7 +484,8 @@ int main(int argc, char **argv)
 	s.ninst = n;
 	s.prev = calloc(n, sizeof(*s.prev));
 	s.dprev = calloc(n, sizeof(*s.dprev));
-	if (!s.prev || !s.dprev) {
+	s.cur = calloc(n, sizeof(*s.cur));
+	if (!s.prev || !s.dprev || !s.cur) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
@@ -517,6 +537,8 @@ int main(int argc, char **argv)
 	}
 	chmu_catch_signals();
 
+	frame_end(&s);	/* batch times in wall-clock time: one offset */
+	s.mono_to_wall = s.end_wall_ns - s.end_ns;
 	t0 = now_ns();
 	deadline = t0;
 	while (!chmu_exiting && (env.count < 0 || frames < (unsigned int)env.count)) {
@@ -527,7 +549,8 @@ int main(int argc, char **argv)
 		wait_until(&s, deadline);
 		if (chmu_exiting && !env.batch && !env.json)
 			break;
-		t1 = now_ns();
+		frame_end(&s);
+		t1 = s.end_ns;
 		g = s.skel->bss->gen;
 		s.skel->bss->gen = g + 1;
 		err = read_units(&s, g, (t1 - t0) / 1e9);
@@ -552,6 +575,7 @@ cleanup:
 	free(s.rows);
 	free(s.prev);
 	free(s.dprev);
+	free(s.cur);
 	chmu_close(s.insts, n);
 	return err;
 }

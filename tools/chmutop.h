@@ -31,6 +31,7 @@ struct inst_stat {
 	__u64 fill_sum;		/* sum of batch sizes (entries per drain) */
 	__u64 fill_max;
 	__u64 size;		/* hotlist entries */
+	__u64 last_ns;		/* bpf_ktime_get_ns() of the last batch */
 };
 
 #endif

@@ -1,7 +1,8 @@
 # chmutop: a known hot set (units 3 and 7 read 100 and 300 times, unit 9
 # 4 times, threshold 5) is exactly what the top rows show, in batch frames
 # and in NDJSON; always-on labels; -g regions; a full unit map says how
-# many entries it missed; the interactive screen under tmux changes its
+# many entries it missed; each NDJSON frame's last batch time lies in
+# its window; the interactive screen under tmux changes its
 # sort, pauses and quits on keys and honours NO_COLOR; bad input exits 1
 # or 2 with one line.
 . tests/lib.sh
@@ -54,6 +55,11 @@ expect_eq "$(jq -r 'select(.type=="unit" and .interval==2) | "\(.rank) \(.dpa) \
 	"1 12288 12288 100 1 -1;2 28672 28672 300 1 -1;" "NDJSON top units by address"
 expect_eq "$(jq -s '[.[] | select(.type=="instance") | .entries] | add' /tmp/top.out)" 2 "entries over the intervals"
 expect_eq "$(jq -s '[.[] | select(.type=="unit") | .interval_sum] | add' /tmp/top.out)" 400 "interval sums add up"
+# Each frame's last_batch_ns: 0 before any batch, inside the frame's
+# window when it holds batches, unchanged when it holds none.
+expect_eq "$(jq -r 'select(.type=="instance") | "\(.time_ns) \(.batches) \(.last_batch_ns)"' /tmp/top.out |
+	awk '{ ok = $2 > 0 ? ($3 > t && $3 <= $1) : $3 == b; if (!ok) print "frame " NR - 1 ": " $0; t = $1; b = $3 }
+		END { print "checked " NR }')" "checked 3" "last_batch_ns inside its frame"
 
 # Regions of 2 MiB: both units in one row, seen twice.
 run -b -g 2M 1 3
