@@ -41,7 +41,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	int memdev, chmu, inst;
 	struct inst_stat *st;
 	__u64 nr;
-	__u32 id;
+	__u32 id, g;
 
 	if (!b)
 		return 0;
@@ -58,6 +58,11 @@ static __always_inline int on_batch(struct chmu_batch *b)
 		return 0;
 	st->batches++;
 	st->last_ns = batch_ns;
+	g = *(volatile __u32 *)&gen;
+	if (st->fgen != g || !st->first_ns) {
+		st->fgen = g;
+		st->first_ns = batch_ns;
+	}
 	st->entries += nr;
 	st->fill_sum += nr;
 	if (nr > st->fill_max)

@@ -107,6 +107,7 @@ struct state {
 	struct inst_stat *cur;		/* per instance, at this frame's end */
 	uint64_t end_ns, end_wall_ns;	/* the frame's end: monotonic, wall */
 	uint64_t mono_to_wall;		/* wall - monotonic, at start */
+	__u32 end_gen;			/* the interval the frame closes */
 	struct drain_ctr *dprev;	/* per instance, the driver's counters */
 	uint64_t bpf_ns_prev, bpf_runs_prev;
 	struct top_row *rows;
@@ -287,6 +288,7 @@ static void frame_end(struct state *s)
 	s->end_ns = now_ns();
 	clock_gettime(CLOCK_REALTIME, &wall);
 	s->end_wall_ns = wall.tv_sec * 1000000000ULL + wall.tv_nsec;
+	s->end_gen = s->skel->bss->gen;
 	for (i = 0; i < s->ninst; i++) {
 		__u32 id = s->insts[i].id;
 
@@ -302,7 +304,7 @@ static void frame(struct state *s, double secs, unsigned int n)
 	char line[256], tbuf[16], sz[32];
 	struct top_health h;
 	time_t t = s->end_wall_ns / 1000000000ULL;
-	bool any_always_on = false;
+	bool any_always_on = false, first;
 	size_t r, shown;
 	int i;
 
@@ -320,6 +322,11 @@ static void frame(struct state *s, double secs, unsigned int n)
 			chmu_json_begin(stdout, "instance");
 			chmu_json_u64(stdout, "interval", n);
 			chmu_json_u64(stdout, "time_ns", s->end_wall_ns);
+			/* the interval's first batch, if it had any */
+			first = cur->fgen == s->end_gen &&
+				cur->batches != s->prev[i].batches;
+			chmu_json_u64(stdout, "first_batch_ns",
+				      first ? cur->first_ns + mono_to_wall : 0);
 			chmu_json_u64(stdout, "last_batch_ns",
 				      cur->last_ns ? cur->last_ns + mono_to_wall : 0);
 			chmu_json_str(stdout, "instance", s->insts[i].name);

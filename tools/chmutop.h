@@ -32,6 +32,8 @@ struct inst_stat {
 	__u64 fill_max;
 	__u64 size;		/* hotlist entries */
 	__u64 last_ns;		/* bpf_ktime_get_ns() of the last batch */
+	__u64 first_ns;		/* ... of the first batch of interval @fgen */
+	__u32 fgen;
 };
 
 #endif

@@ -55,11 +55,12 @@ expect_eq "$(jq -r 'select(.type=="unit" and .interval==2) | "\(.rank) \(.dpa) \
 	"1 12288 12288 100 1 -1;2 28672 28672 300 1 -1;" "NDJSON top units by address"
 expect_eq "$(jq -s '[.[] | select(.type=="instance") | .entries] | add' /tmp/top.out)" 2 "entries over the intervals"
 expect_eq "$(jq -s '[.[] | select(.type=="unit") | .interval_sum] | add' /tmp/top.out)" 400 "interval sums add up"
-# Each frame's last_batch_ns: 0 before any batch, inside the frame's
-# window when it holds batches, unchanged when it holds none.
-expect_eq "$(jq -r 'select(.type=="instance") | "\(.time_ns) \(.batches) \(.last_batch_ns)"' /tmp/top.out |
-	awk '{ ok = $2 > 0 ? ($3 > t && $3 <= $1) : $3 == b; if (!ok) print "frame " NR - 1 ": " $0; t = $1; b = $3 }
-		END { print "checked " NR }')" "checked 3" "last_batch_ns inside its frame"
+# Each frame's first and last batch times: inside the frame's window
+# when it holds batches; else no first, and the last is the previous one's.
+expect_eq "$(jq -r 'select(.type=="instance") | "\(.time_ns) \(.batches) \(.first_batch_ns) \(.last_batch_ns)"' /tmp/top.out |
+	awk '{ ok = $2 > 0 ? ($3 > t && $3 <= $4 && $4 <= $1) : ($3 == 0 && $4 == b)
+		if (!ok) print "frame " NR - 1 ": " $0; t = $1; b = $4 }
+		END { print "checked " NR }')" "checked 3" "batch times inside their frame"
 
 # Regions of 2 MiB: both units in one row, seen twice.
 run -b -g 2M 1 3
