@@ -88,6 +88,9 @@ ok=access_type=6,hotness_threshold=1
 err "-e cxl_hmu_mem9.9.9/$ok/" "Unable to find PMU or event on a PMU of 'cxl_hmu_mem9.9.9'"
 hmu_cfg enable=1
 err "-e cxl_hmu_mem0.0.0/$ok/" "cxl_hmu_mem0.0.0 is in use: its CXL Hotness Monitoring Unit instance is enabled"
+# the hint names an owner attribute that exists and says who holds it
+err "-e cxl_hmu_mem0.0.0/$ok/" "/sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.0/owner)."
+expect_eq "$(cat /sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.0/owner)" sysfs "the owner the hint points at"
 hmu_cfg enable=0
 err "-S -e cxl_hmu_mem0.0.0/$ok/" "cxl_hmu_mem0.0.0: snapshot mode is not supported"
 err "-m ,12x -e cxl_hmu_mem0.0.0/$ok/" "Invalid argument for --mmap_pages/-m"
