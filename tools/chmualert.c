@@ -175,10 +175,9 @@ static void run_exec(const struct alert_event *ev, const char *inst,
 		snprintf(buf, sizeof(buf), "%d", ev->nid);
 		setenv("CHMU_ALERT_NID", buf, 1);
 		setenv("CHMU_ALERT_METRIC", env.cfg.metric == ALERT_COUNT ? "count" : "rate", 1);
-		snprintf(buf, sizeof(buf), "%g", ev->value);
-		setenv("CHMU_ALERT_VALUE", buf, 1);
-		snprintf(buf, sizeof(buf), "%g", env.cfg.threshold);
-		setenv("CHMU_ALERT_THRESHOLD", buf, 1);
+		setenv("CHMU_ALERT_VALUE", chmu_fmt_num(ev->value, buf, sizeof(buf)), 1);
+		setenv("CHMU_ALERT_THRESHOLD",
+		       chmu_fmt_num(env.cfg.threshold, buf, sizeof(buf)), 1);
 		execl("/bin/sh", "sh", "-c", env.exec, (char *)NULL);
 		_exit(127);
 	}
@@ -194,7 +193,7 @@ static void report(struct state *s, const struct alert_event *ev)
 	uint64_t dpa = ev->key.slot << s->shift;
 	double when = ev->time + s->mono_to_real;
 	const char *metric = env.cfg.metric == ALERT_COUNT ? "count" : "rate";
-	char tbuf[16], hpa[24], nid[16];
+	char tbuf[16], hpa[24], nid[16], val[64], thr[64];
 	time_t t = (time_t)when;
 
 	if (env.json) {
@@ -206,8 +205,9 @@ static void report(struct state *s, const struct alert_event *ev)
 			chmu_json_u64(stdout, "hpa", ev->hpa);
 		chmu_json_i64(stdout, "nid", ev->nid);
 		chmu_json_str(stdout, "metric", metric);
-		fprintf(stdout, ",\"value\":%g,\"threshold\":%g", ev->value,
-			env.cfg.threshold);
+		fprintf(stdout, ",\"value\":%s,\"threshold\":%s",
+			chmu_fmt_num(ev->value, val, sizeof(val)),
+			chmu_fmt_num(env.cfg.threshold, thr, sizeof(thr)));
 		chmu_json_end(stdout);
 	} else {
 		strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
@@ -219,9 +219,11 @@ static void report(struct state *s, const struct alert_event *ev)
 			snprintf(nid, sizeof(nid), "%d", ev->nid);
 		else
 			snprintf(nid, sizeof(nid), "-");
-		printf("%s ALERT %s hpa %s dpa 0x%llx nid %s %s %g%s >= %g%s\n",
-		       tbuf, inst, hpa, U(dpa), nid, metric, ev->value,
-		       env.cfg.metric == ALERT_RATE ? "/s" : "", env.cfg.threshold,
+		printf("%s ALERT %s hpa %s dpa 0x%llx nid %s %s %s%s >= %s%s\n",
+		       tbuf, inst, hpa, U(dpa), nid, metric,
+		       chmu_fmt_num(ev->value, val, sizeof(val)),
+		       env.cfg.metric == ALERT_RATE ? "/s" : "",
+		       chmu_fmt_num(env.cfg.threshold, thr, sizeof(thr)),
 		       env.cfg.metric == ALERT_RATE ? "/s" : "");
 		fflush(stdout);
 	}
@@ -328,12 +330,17 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	chmu_catch_signals();
-	if (!env.json)
-		fprintf(stderr, "Watching %d CHMU instance%s: %s >= %g%s, re-arm below %g, window %g s... Ctrl-C to end.\n",
+	if (!env.json) {
+		char thr[64], rearm[64], win[64];
+
+		fprintf(stderr, "Watching %d CHMU instance%s: %s >= %s%s, re-arm below %s, window %s s... Ctrl-C to end.\n",
 			n, n == 1 ? "" : "s",
 			env.cfg.metric == ALERT_COUNT ? "count" : "rate",
-			env.cfg.threshold, env.cfg.metric == ALERT_RATE ? "/s" : "",
-			env.cfg.rearm, env.cfg.window);
+			chmu_fmt_num(env.cfg.threshold, thr, sizeof(thr)),
+			env.cfg.metric == ALERT_RATE ? "/s" : "",
+			chmu_fmt_num(env.cfg.rearm, rearm, sizeof(rearm)),
+			chmu_fmt_num(env.cfg.window, win, sizeof(win)));
+	}
 
 	while (!chmu_exiting && (env.count < 0 || ticks < env.count)) {
 		double end = mono_now() + env.interval;

@@ -301,7 +301,7 @@ static void frame(struct state *s, double secs, unsigned int n)
 {
 	uint64_t bpf_ns, bpf_runs, dropped = s->skel->bss->dropped;
 	uint64_t mono_to_wall = s->mono_to_wall;
-	char line[256], tbuf[16], sz[32];
+	char line[256], tbuf[16], sz[32], num[64];
 	struct top_health h;
 	time_t t = s->end_wall_ns / 1000000000ULL;
 	bool any_always_on = false, first;
@@ -389,8 +389,9 @@ static void frame(struct state *s, double secs, unsigned int n)
 				 chmu_fmt_size(1ULL << in->unit_shift, sz, sizeof(sz)),
 				 1ULL << in->ds_shift, in->owner);
 		else
-			snprintf(line, sizeof(line), "%s %s epoch %.3gs thr %llu unit %s ds 1/%llu owner %s",
-				 in->name, in->enabled ? "on" : "off", in->epoch_us / 1e6,
+			snprintf(line, sizeof(line), "%s %s epoch %ss thr %llu unit %s ds 1/%llu owner %s",
+				 in->name, in->enabled ? "on" : "off",
+				 chmu_fmt_num(in->epoch_us / 1e6, num, sizeof(num)),
 				 U(in->threshold),
 				 chmu_fmt_size(1ULL << in->unit_shift, sz, sizeof(sz)),
 				 1ULL << in->ds_shift, in->owner);

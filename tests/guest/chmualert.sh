@@ -3,7 +3,7 @@
 # lines and NDJSON; a hold-off suppresses the second; --exec gets the
 # alert in its environment; a rate alert; a stopped consumer makes the
 # ring buffer drop entries, which are counted and shown; bad input exits
-# 1 or 2 with one line.
+# 1 or 2 with one line; a count of a million prints in full.
 . tests/lib.sh
 hmu_setup
 eval "$(chmu-region create -m mem0 --devdax)"
@@ -78,3 +78,23 @@ read -r entries dropped < <(jq -r 'select(.type=="summary") | "\(.entries) \(.dr
 expect_eq "$((entries + dropped))" 600 "entries received or counted dropped"
 grep -q "^chmualert: $dropped hotlist entries dropped by the full ring buffer ($dropped in all)$" /tmp/alert.err ||
 	fail "drops not shown"
+
+# A count of a million (always-on, threshold 10^6: the entry's count is
+# exactly that) prints in full everywhere, not as 1e+06.
+million() { # million ARGS...: chmualert -c 1000000 ARGS while unit 7 reaches it
+	hmu_cfg mode=always-on threshold=1000000 fill_threshold=1 enable=1
+	chmualert -c 1000000 "$@" 1 3 >/tmp/alert.out 2>/tmp/alert.err &
+	local pid=$!
+	sleep 0.5
+	touch7 1000000
+	wait $pid || { cat /tmp/alert.err; fail "chmualert $* failed"; }
+	hmu_cfg enable=0
+}
+million --exec 'echo "$CHMU_ALERT_VALUE $CHMU_ALERT_THRESHOLD" >/tmp/alert.val'
+expect_eq "$(cut -d' ' -f2- /tmp/alert.out)" "ALERT mem0.0.0 hpa $h7 dpa 0x7000 nid - count 1000000 >= 1000000" "a million, in full"
+expect_eq "$(cat /tmp/alert.val)" "1000000 1000000" "a million in the --exec environment"
+expect_eq "$(head -n 1 /tmp/alert.err)" \
+	"Watching 1 CHMU instance: count >= 1000000, re-arm below 500000, window 5 s... Ctrl-C to end." "the banner"
+million -j
+expect_eq "$(grep '"type":"alert"' /tmp/alert.out | grep -o '"value":[^,]*,"threshold":[^,}]*')" \
+	'"value":1000000,"threshold":1000000' "a million in NDJSON"

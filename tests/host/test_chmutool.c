@@ -87,11 +87,29 @@ static void test_output(void)
 	CHECK(!strcmp(chmu_fmt_size(3ULL << 30, sz, sizeof(sz)), "3 GiB"));
 }
 
+/* Measured values are never printed in exponent form. */
+static void test_fmt_num(void)
+{
+	char b[64];
+
+	CHECK(!strcmp(chmu_fmt_num(1234567, b, sizeof(b)), "1234567"));
+	CHECK(!strcmp(chmu_fmt_num(4294967295.0, b, sizeof(b)), "4294967295"));
+	CHECK(!strcmp(chmu_fmt_num(1e15, b, sizeof(b)), "1000000000000000"));
+	CHECK(!strcmp(chmu_fmt_num(2500000.25, b, sizeof(b)), "2500000.25"));
+	CHECK(!strcmp(chmu_fmt_num(0.5, b, sizeof(b)), "0.5"));
+	CHECK(!strcmp(chmu_fmt_num(1.0 / 3, b, sizeof(b)), "0.333333"));
+	CHECK(!strcmp(chmu_fmt_num(100, b, sizeof(b)), "100"));
+	CHECK(!strcmp(chmu_fmt_num(0, b, sizeof(b)), "0"));
+	CHECK(!strcmp(chmu_fmt_num(-0.0, b, sizeof(b)), "0"));
+	CHECK(!strcmp(chmu_fmt_num(-2.5, b, sizeof(b)), "-2.5"));
+}
+
 int main(void)
 {
 	test_parse();
 	test_select();
 	test_settings();
 	test_output();
+	test_fmt_num();
 	return check_report("test_chmutool");
 }

@@ -150,6 +150,16 @@ static void test_render(void)
 	CHECK(heat_grid_init(&g, 2, 60) == 0);
 	heat_svg_size(&g, &w, &h);
 	CHECK(w == 150 + 60 * 16 + 20 && h == 40 + 2 * 16 + 70);
+	/* an hour per column: in full, not 3.6e+03 */
+	g.row_size = 1 << 20;
+	g.col_secs = 3600;
+	g.title = "hours";
+	s = render(text_plain, &g, 0);
+	CHECK(strstr(s, "one cell: 1 MiB of DPA x 3600 s;") != NULL);
+	free(s);
+	s = render(svg, &g, 0);
+	CHECK(strstr(s, "time (one column = 3600 s)") != NULL);
+	free(s);
 	heat_grid_free(&g);
 
 	s = render(hist, NULL, 0);

@@ -316,6 +316,25 @@ const char *chmu_fmt_size(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
+const char *chmu_fmt_num(double v, char *buf, size_t len)
+{
+	char *p;
+
+	if (v == 0)	/* -0 too */
+		v = 0;
+	snprintf(buf, len, "%.6f", v);
+	p = strchr(buf, '.');
+	if (p) {
+		char *e = p + strlen(p) - 1;
+
+		while (e > p && *e == '0')
+			*e-- = '\0';
+		if (e == p)
+			*e = '\0';
+	}
+	return buf;
+}
+
 void chmu_json_begin(FILE *f, const char *type)
 {
 	fprintf(f, "{\"version\":%d,\"type\":\"%s\"", CHMU_JSON_VERSION, type);

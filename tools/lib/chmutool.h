@@ -117,6 +117,12 @@ void chmu_close(struct chmu_inst *v, int n);
 int chmu_parse_size(const char *s, uint64_t *out);
 /* "256 MiB", "4 KiB", "1.5 GiB"... into @buf. */
 const char *chmu_fmt_size(uint64_t bytes, char *buf, size_t len);
+/*
+ * A measured value (count, rate) into @buf, never in exponent form:
+ * integral values in full, others with up to 6 decimals, trailing zeros
+ * dropped.
+ */
+const char *chmu_fmt_num(double v, char *buf, size_t len);
 
 /* NDJSON: start a record with "version" and "type"; fields; end. */
 void chmu_json_begin(FILE *f, const char *type);

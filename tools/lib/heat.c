@@ -143,7 +143,7 @@ static const char *const ansi[HEAT_LEVELS] = {
 void heat_render_text(FILE *f, const struct heat_grid *g, bool color)
 {
 	uint64_t th[HEAT_LEVELS], max = heat_max(g);
-	char sz[32];
+	char sz[32], num[64];
 	unsigned int r, c, l;
 
 	heat_thresholds(max, th);
@@ -164,8 +164,9 @@ void heat_render_text(FILE *f, const struct heat_grid *g, bool color)
 		}
 		fputs("|\n", f);
 	}
-	fprintf(f, "one cell: %s of DPA x %.3g s; value: sum of hotlist counts (max %" PRIu64 ")\n",
-		chmu_fmt_size(g->row_size, sz, sizeof(sz)), g->col_secs, max);
+	fprintf(f, "one cell: %s of DPA x %s s; value: sum of hotlist counts (max %" PRIu64 ")\n",
+		chmu_fmt_size(g->row_size, sz, sizeof(sz)),
+		chmu_fmt_num(g->col_secs, num, sizeof(num)), max);
 	fputs("legend:", f);
 	for (l = 1; l < HEAT_LEVELS; l++) {
 		if (l > 1 && th[l] == th[l - 1])
@@ -202,7 +203,7 @@ void heat_render_svg(FILE *f, const struct heat_grid *g)
 {
 	uint64_t th[HEAT_LEVELS], max = heat_max(g);
 	unsigned int w, h, r, c, l, x;
-	char sz[32];
+	char sz[32], num[64];
 
 	heat_thresholds(max, th);
 	heat_svg_size(g, &w, &h);
@@ -224,8 +225,9 @@ void heat_render_svg(FILE *f, const struct heat_grid *g)
 				SVG_CELL, SVG_CELL, palette[heat_level(v, th)], v);
 		}
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%u\">time (one column = %.3g s) -&gt;</text>\n",
-		SVG_LEFT, SVG_TOP + g->rows * SVG_CELL + 16, g->col_secs);
+	fprintf(f, "<text x=\"%d\" y=\"%u\">time (one column = %s s) -&gt;</text>\n",
+		SVG_LEFT, SVG_TOP + g->rows * SVG_CELL + 16,
+		chmu_fmt_num(g->col_secs, num, sizeof(num)));
 	fprintf(f, "<text x=\"%d\" y=\"%u\">one cell: %s of DPA; value: sum of hotlist counts (max %" PRIu64 ")</text>\n",
 		SVG_LEFT, SVG_TOP + g->rows * SVG_CELL + 32,
 		chmu_fmt_size(g->row_size, sz, sizeof(sz)), max);
