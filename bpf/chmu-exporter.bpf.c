@@ -110,8 +110,8 @@ static __always_inline void count_node(struct exp_inst *st, __u32 id, int nid)
 	n->cur++;
 }
 
-static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
-				    __u64 hpa, int nid, __u64 count)
+static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 seq,
+				    __u64 dpa, __u64 hpa, int nid, __u64 count)
 {
 	__u32 id = CHMU_ID(memdev, chmu, inst), b;
 	struct exp_region_key rk = {};

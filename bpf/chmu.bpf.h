@@ -34,20 +34,21 @@ static __always_inline bool chmu_wanted(int memdev, int chmu, int inst)
 /*
  * The two programs on chmu:chmu_hotlist_entry every tool carries: tp_btf
  * where the driver's module BTF allows it, raw_tp otherwise (user space
- * keeps one). Both call HANDLER(memdev, chmu, inst, dpa, hpa, nid, count).
+ * keeps one). Both call HANDLER(memdev, chmu, inst, seq, dpa, hpa, nid,
+ * count): seq is the batch (drain) of the instance the entry came in.
  */
 #define CHMU_ENTRY_PROGS(HANDLER)						\
 SEC("tp_btf/chmu_hotlist_entry")						\
 int BPF_PROG(entry_btf, int memdev, int chmu, int inst, u64 seq, u64 unit,	\
 	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)		\
 {										\
-	return HANDLER(memdev, chmu, inst, dpa, hpa, nid, count);		\
+	return HANDLER(memdev, chmu, inst, seq, dpa, hpa, nid, count);		\
 }										\
 SEC("raw_tp/chmu_hotlist_entry")						\
 int BPF_PROG(entry_raw, int memdev, int chmu, int inst, u64 seq, u64 unit,	\
 	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)		\
 {										\
-	return HANDLER(memdev, chmu, inst, dpa, hpa, nid, count);		\
+	return HANDLER(memdev, chmu, inst, seq, dpa, hpa, nid, count);		\
 }
 
 /*

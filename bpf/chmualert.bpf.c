@@ -19,8 +19,8 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } events SEC(".maps");
 
-static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
-				    __u64 hpa, int nid, __u64 count)
+static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 seq,
+				    __u64 dpa, __u64 hpa, int nid, __u64 count)
 {
 	struct alert_entry *e;
 
@@ -35,6 +35,7 @@ static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
 	e->dpa = dpa;
 	e->hpa = hpa;
 	e->count = count;
+	e->seq = seq;
 	e->inst = CHMU_ID(memdev, chmu, inst);
 	e->nid = nid;
 	bpf_ringbuf_submit(e, 0);

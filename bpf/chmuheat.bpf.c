@@ -43,8 +43,8 @@ static const struct hist zero_hist;
 static const struct region_val zero_region = { .hpa_lo = ~0ULL };
 static const __u64 zero;
 
-static __always_inline int handle(int memdev, int chmu, int inst, __u64 dpa,
-				  __u64 hpa, int nid, __u64 count)
+static __always_inline int handle(int memdev, int chmu, int inst, __u64 seq,
+				  __u64 dpa, __u64 hpa, int nid, __u64 count)
 {
 	struct hist_key hk = {};
 	struct region_key rk = {};

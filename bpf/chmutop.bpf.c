@@ -81,8 +81,8 @@ static __always_inline int on_batch(struct chmu_batch *b)
  * drain) and no per-instance state (the batch event counts entries; the
  * drain time comes from the driver's drain_ns in sysfs).
  */
-static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
-				    __u64 hpa, int nid, __u64 count)
+static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 seq,
+				    __u64 dpa, __u64 hpa, int nid, __u64 count)
 {
 	__u32 id = CHMU_ID(memdev, chmu, inst), g = *(volatile __u32 *)&gen;
 	__u64 now = *(volatile __u64 *)&batch_ns;
@@ -112,8 +112,17 @@ static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 dpa,
 	}
 	u->isum += count;
 	u->sum += count;
+	/*
+	 * A region (-g) may get several entries in one batch: its count is
+	 * the largest, its HPA and node the hottest unit's.
+	 */
+	if (!u->seen || u->lseq != seq || count > u->last_count) {
+		u->last_count = count;
+		u->hpa = hpa;
+		u->nid = nid;
+	}
+	u->lseq = seq;
 	u->seen++;
-	u->last_count = count;
 	u->last_ns = now;
 	return 0;
 }

@@ -243,8 +243,8 @@ static int handle_event(void *ctx, void *data, size_t len)
 	s->received++;
 	key.inst = e->inst;
 	key.slot = e->dpa >> s->shift;
-	if (alert_observe(&s->table, &key, e->ts / 1e9, e->count, e->hpa,
-			  e->nid, &ev))
+	if (alert_observe(&s->table, &key, e->ts / 1e9, e->seq, e->count,
+			  e->hpa, e->nid, &ev))
 		report(s, &ev);
 	return 0;
 }
@@ -284,6 +284,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, TOOL ": out of memory\n");
 		return CHMU_EXIT_ENV;
 	}
+	chmu_catch_signals();	/* before --enable: every exit restores */
 	err = chmu_open(TOOL, &s.insts, &n);
 	if (err)
 		goto cleanup;
@@ -329,7 +330,6 @@ int main(int argc, char **argv)
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	chmu_catch_signals();
 	if (!env.json) {
 		char thr[64], rearm[64], win[64];
 
@@ -355,6 +355,8 @@ int main(int argc, char **argv)
 				goto cleanup;
 			}
 			alert_tick(&s.table, mono_now());
+			if (chmu_output_broken(TOOL, stdout))
+				break;
 		}
 		ticks++;
 		d = skel->bss->dropped;

@@ -9,6 +9,7 @@ struct alert_entry {
 	__u64 dpa;
 	__u64 hpa;
 	__u64 count;
+	__u64 seq;		/* the batch of the instance it came in */
 	__u32 inst;		/* CHMU_INST_ID */
 	__s32 nid;
 };

@@ -471,6 +471,7 @@ int main(int argc, char **argv)
 		return CHMU_EXIT_USAGE;
 	if (!chmu_env_ok(TOOL, &tp_btf))
 		return CHMU_EXIT_ENV;
+	chmu_catch_signals();	/* before --enable: every exit restores */
 	err = chmu_open(TOOL, &all, &n);
 	if (err)
 		return err;
@@ -525,7 +526,6 @@ int main(int argc, char **argv)
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	chmu_catch_signals();
 	if (!env.json && !env.csv)
 		printf("Tracing %d CHMU instance%s (%s)... Ctrl-C to end.\n\n", n,
 		       n == 1 ? "" : "s", tp_btf ? "tp_btf" : "raw_tp");

@@ -186,9 +186,7 @@ static int add_row(struct state *s, const struct unit_key *k,
 	memset(r, 0, sizeof(*r));
 	snprintf(r->inst, sizeof(r->inst), "%s", s->insts[i].name);
 	r->dpa = k->slot << s->skel->rodata->gran_shift;
-	r->hpa = u->hpa;
-	if (env.gran && u->hpa != ~0ULL)	/* the region's start */
-		r->hpa = u->hpa - (u->hpa & (env.gran - 1));
+	r->hpa = u->hpa;	/* with -g, of the region's hottest unit */
 	r->nid = u->nid;
 	r->last_count = u->last_count;
 	r->sum = u->sum;
@@ -486,6 +484,7 @@ int main(int argc, char **argv)
 		return CHMU_EXIT_USAGE;
 	if (!chmu_env_ok(TOOL, &tp_btf))
 		return CHMU_EXIT_ENV;
+	chmu_catch_signals();	/* before --enable: every exit restores */
 	err = chmu_open(TOOL, &s.insts, &n);
 	if (err)
 		return err;
@@ -543,7 +542,6 @@ int main(int argc, char **argv)
 		raw.c_cc[VTIME] = 0;
 		term_set = !tcsetattr(0, TCSANOW, &raw);
 	}
-	chmu_catch_signals();
 
 	frame_end(&s);	/* batch times in wall-clock time: one offset */
 	s.mono_to_wall = s.end_wall_ns - s.end_ns;
@@ -569,6 +567,8 @@ int main(int argc, char **argv)
 		}
 		if (!s.paused)
 			frame(&s, (t1 - t0) / 1e9, frames);
+		if (chmu_output_broken(TOOL, stdout))
+			break;
 		t0 = t1;
 		frames++;
 	}

@@ -13,8 +13,9 @@ struct unit_key {
 };
 
 struct unit_stat {
-	__u64 hpa;		/* of the first hot unit seen in the slot */
-	__u64 last_count;
+	__u64 hpa;		/* of the hottest unit of the slot's last batch */
+	__u64 last_count;	/* the largest count of the slot's last batch */
+	__u64 lseq;		/* that batch (the instance's drain number) */
 	__u64 sum;		/* since the tool started */
 	__u64 seen;		/* hotlist entries */
 	__u64 first_ns, last_ns;	/* bpf_ktime_get_ns() */

@@ -98,3 +98,16 @@ expect_eq "$(head -n 1 /tmp/alert.err)" \
 million -j
 expect_eq "$(grep '"type":"alert"' /tmp/alert.out | grep -o '"value":[^,]*,"threshold":[^,}]*')" \
 	'"value":1000000,"threshold":1000000' "a million in NDJSON"
+
+# A region of 2 MiB: units 3 (100) and 7 (300) in it, 3 touched first:
+# one alert, the region's largest count, at its DPA and the hot unit's
+# HPA, whether the two land in one epoch or two.
+hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
+chmualert -c 200 -g 2M 1 3 >/tmp/alert.out 2>/tmp/alert.err &
+pid=$!
+sleep 0.5
+chmu-workload touch --dax "$DEV" --size 2M --units 3 --count 100 >/dev/null
+touch7 300
+wait $pid
+hmu_cfg enable=0
+expect_eq "$(cut -d' ' -f2- /tmp/alert.out)" "ALERT mem0.0.0 hpa $h7 dpa 0x0 nid - count 300 >= 200" "a region's alert"

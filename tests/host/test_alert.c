@@ -7,15 +7,26 @@
 
 static const struct alert_key k7 = { 0, 7 }, k3 = { 0, 3 };
 
+/* One entry, alone in its batch. */
 static int obs(struct alert_table *t, const struct alert_key *k, double now,
 	       uint64_t count, double *value)
 {
+	static uint64_t seq;
 	struct alert_event ev = { 0 };
-	int r = alert_observe(t, k, now, count, 0x110000000 + k->slot, -1, &ev);
+	int r = alert_observe(t, k, now, ++seq, count, 0x110000000 + k->slot,
+			      -1, &ev);
 
 	if (r && value)
 		*value = ev.value;
 	return r;
+}
+
+/* An entry of batch @seq at @hpa; the alert's value and HPA. */
+static int obs_in(struct alert_table *t, const struct alert_key *k,
+		  double now, uint64_t seq, uint64_t count, uint64_t hpa,
+		  struct alert_event *ev)
+{
+	return alert_observe(t, k, now, seq, count, hpa, -1, ev);
 }
 
 static void test_config(void)
@@ -93,6 +104,52 @@ static void test_rate(void)
 	alert_free(&t);
 }
 
+/*
+ * A region (-g) key whose batch holds a hot unit and then colder ones:
+ * the count is the batch's largest, so the colder units neither re-arm
+ * the key nor make it alert again next epoch; the alert names the hot
+ * unit's HPA.
+ */
+static void test_batch_count(void)
+{
+	struct alert_table t;
+	struct alert_cfg c = { ALERT_COUNT, 200, 150, 3, 0 };
+	struct alert_event ev = { 0 };
+	int e, alerts = 0;
+
+	CHECK(alert_init(&t, &c, 16) == 0);
+	for (e = 0; e < 5; e++) {	/* five epochs, one batch each */
+		alerts += obs_in(&t, &k7, e, 10 + e, 300, 0x110007000, &ev);
+		alerts += obs_in(&t, &k7, e, 10 + e, 100, 0x110003000, &ev);
+		alert_tick(&t, e + 0.5);
+	}
+	CHECK(alerts == 1 && t.alerts == 1 && t.rearms == 0);
+	/* colder first, then the hot one: the same, and its HPA */
+	alert_free(&t);
+	CHECK(alert_init(&t, &c, 16) == 0);
+	CHECK(obs_in(&t, &k7, 0, 1, 100, 0x110003000, &ev) == 0);
+	CHECK(obs_in(&t, &k7, 0, 1, 300, 0x110007000, &ev) == 1);
+	CHECK(ev.value == 300 && ev.hpa == 0x110007000);
+	alert_free(&t);
+}
+
+/* A rate over many entries per window: every one counts. */
+static void test_rate_many(void)
+{
+	struct alert_table t;
+	struct alert_cfg c = { ALERT_RATE, 2500, 0, 2, 0 };
+	struct alert_event ev = { 0 };
+	int i, first = -1;
+
+	CHECK(alert_init(&t, &c, 16) == 0);
+	/* 500 entries of 10 within one second, in 50 batches: 5000 / 2 s */
+	for (i = 0; i < 500; i++)
+		if (obs_in(&t, &k7, i / 500.0, i / 10, 10, 0x110007000, &ev) && first < 0)
+			first = i;
+	CHECK(first == 499 && ev.value == 2500);
+	alert_free(&t);
+}
+
 /* Hold-off: a re-armed key crossing again too soon is suppressed. */
 static void test_holdoff(void)
 {
@@ -157,6 +214,8 @@ int main(void)
 	test_window_expiry();
 	test_rate();
 	test_holdoff();
+	test_batch_count();
+	test_rate_many();
 	test_full();
 	test_grow();
 	return check_report("test_alert");

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "../../tools/lib/chmutool.h"
@@ -87,6 +89,82 @@ static void test_output(void)
 	CHECK(!strcmp(chmu_fmt_size(3ULL << 30, sz, sizeof(sz)), "3 GiB"));
 }
 
+static void put(const char *dir, const char *attr, const char *val)
+{
+	char p[700];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, attr);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(val, f);
+		fclose(f);
+	}
+}
+
+static int is(const char *dir, const char *attr, const char *val)
+{
+	char p[700], buf[64] = "";
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, attr);
+	f = fopen(p, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return !strcmp(buf, val);
+}
+
+/*
+ * --enable writes the configuration it was given, then enable; restoring
+ * disables and puts every value it wrote back, also when enabling failed
+ * half way (an instance directory stands in for sysfs).
+ */
+static void test_enable_restore(void)
+{
+	char dir[] = "/tmp/chmu-test-XXXXXX", why[256], p[700];
+	struct chmu_settings s;
+	struct chmu_inst in;
+
+	CHECK(mkdtemp(dir) != NULL);
+	put(dir, "hotlist_size", "1024\n");
+	put(dir, "modes", "epoch always-on\n");
+	put(dir, "mode", "epoch\n");
+	put(dir, "threshold", "3\n");
+	put(dir, "epoch_us", "100000\n");
+	put(dir, "unit_shift", "12\n");
+	put(dir, "enable", "0\n");
+	memset(&in, 0, sizeof(in));
+	snprintf(in.path, sizeof(in.path), "%s", dir);
+	chmu_settings_init(&in.restore);
+	CHECK(chmu_inst_read(&in) == 0);
+
+	chmu_settings_init(&s);
+	s.threshold = 7;
+	s.mode = "always-on";
+	CHECK(chmu_inst_enable(&in, &s, why, sizeof(why)) == 0);
+	CHECK(is(dir, "threshold", "7") && is(dir, "mode", "always-on") && is(dir, "enable", "1"));
+	CHECK(is(dir, "epoch_us", "100000\n") || is(dir, "epoch_us", "100000"));
+	chmu_inst_restore(&in);
+	CHECK(is(dir, "enable", "0") && is(dir, "threshold", "3") && is(dir, "mode", "epoch"));
+	CHECK(is(dir, "unit_shift", "12"));
+
+	/* enable refused (here: not writable): the settings go back too */
+	CHECK(chmu_inst_read(&in) == 0);
+	snprintf(p, sizeof(p), "%s/enable", dir);
+	unlink(p);
+	CHECK(mkdir(p, 0755) == 0);
+	CHECK(chmu_inst_enable(&in, &s, why, sizeof(why)) != 0);
+	CHECK(strstr(why, "enable refused") != NULL);
+	CHECK(is(dir, "threshold", "3") && is(dir, "mode", "epoch"));
+	rmdir(p);
+	snprintf(p, sizeof(p), "rm -rf %s", dir);
+	CHECK(system(p) == 0);
+}
+
 /* Measured values are never printed in exponent form. */
 static void test_fmt_num(void)
 {
@@ -111,5 +189,6 @@ int main(void)
 	test_settings();
 	test_output();
 	test_fmt_num();
+	test_enable_restore();
 	return check_report("test_chmutool");
 }

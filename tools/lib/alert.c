@@ -62,6 +62,7 @@ static void grow(struct alert_table *t)
 static struct alert_state *find(struct alert_table *t,
 				const struct alert_key *k, bool add)
 {
+	unsigned int b;
 	size_t i, n;
 
 	if (add)
@@ -80,6 +81,9 @@ static struct alert_state *find(struct alert_table *t,
 			s->used = true;
 			s->armed = true;
 			s->last_alert = -1;
+			s->t = -1;
+			for (b = 0; b < ALERT_BUCKETS; b++)
+				s->b_step[b] = INT64_MIN;
 			s->key = *k;
 			t->used++;
 			return s;
@@ -88,24 +92,23 @@ static struct alert_state *find(struct alert_table *t,
 	return NULL;
 }
 
+static int64_t step_of(const struct alert_table *t, double now)
+{
+	return (int64_t)(now / (t->cfg.window / ALERT_BUCKETS));
+}
+
 double alert_value(const struct alert_table *t, const struct alert_state *s,
 		   double now)
 {
+	int64_t step = step_of(t, now);
 	double sum = 0;
-	unsigned int i, idx;
+	unsigned int i;
 
-	if (!s->n)
-		return 0;
-	if (t->cfg.metric == ALERT_COUNT) {
-		idx = (s->head + ALERT_SAMPLES - 1) % ALERT_SAMPLES;
-		return now - s->t[idx] < t->cfg.window ? (double)s->count[idx] : 0;
-	}
-	for (i = 0; i < s->n; i++) {
-		idx = (s->head + ALERT_SAMPLES - 1 - i) % ALERT_SAMPLES;
-		if (now - s->t[idx] >= t->cfg.window)
-			break;
-		sum += s->count[idx];
-	}
+	if (t->cfg.metric == ALERT_COUNT)
+		return s->t >= 0 && now - s->t < t->cfg.window ? (double)s->count : 0;
+	for (i = 0; i < ALERT_BUCKETS; i++)
+		if (s->b_step[i] > step - ALERT_BUCKETS && s->b_step[i] <= step)
+			sum += s->b_sum[i];
 	return sum / t->cfg.window;
 }
 
@@ -118,9 +121,31 @@ static void maybe_rearm(struct alert_table *t, struct alert_state *s,
 	}
 }
 
+/* Add an entry to the key's state: its batch's largest count, its step. */
+static void account(struct alert_table *t, struct alert_state *s, double now,
+		    uint64_t seq, uint64_t count, uint64_t hpa, int nid)
+{
+	int64_t step = step_of(t, now);
+	unsigned int b = (uint64_t)step % ALERT_BUCKETS;
+	bool same = s->t >= 0 && s->seq == seq;
+
+	if (!same || count > s->count) {
+		s->count = count;
+		s->hpa = hpa;
+		s->nid = nid;
+	}
+	s->seq = seq;
+	s->t = now;
+	if (s->b_step[b] != step) {
+		s->b_step[b] = step;
+		s->b_sum[b] = 0;
+	}
+	s->b_sum[b] += count;
+}
+
 int alert_observe(struct alert_table *t, const struct alert_key *key,
-		  double now, uint64_t count, uint64_t hpa, int nid,
-		  struct alert_event *ev)
+		  double now, uint64_t seq, uint64_t count, uint64_t hpa,
+		  int nid, struct alert_event *ev)
 {
 	struct alert_state *s = find(t, key, true);
 	double v;
@@ -129,13 +154,7 @@ int alert_observe(struct alert_table *t, const struct alert_key *key,
 		t->full++;
 		return 0;
 	}
-	s->t[s->head] = now;
-	s->count[s->head] = count;
-	s->head = (s->head + 1) % ALERT_SAMPLES;
-	if (s->n < ALERT_SAMPLES)
-		s->n++;
-	s->hpa = hpa;
-	s->nid = nid;
+	account(t, s, now, seq, count, hpa, nid);
 	maybe_rearm(t, s, now);
 	v = alert_value(t, s, now);
 	if (!s->armed || v < t->cfg.threshold)
@@ -150,8 +169,8 @@ int alert_observe(struct alert_table *t, const struct alert_key *key,
 	ev->key = *key;
 	ev->time = now;
 	ev->value = v;
-	ev->hpa = hpa;
-	ev->nid = nid;
+	ev->hpa = s->hpa;
+	ev->nid = s->nid;
 	return 1;
 }
 

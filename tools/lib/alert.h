@@ -12,8 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The entries of one drain (one hotlist batch) that fall on the same key
+ * (the units of one -g region) are combined: the count is their largest,
+ * the rate adds them all up.
+ */
 enum alert_metric {
-	ALERT_COUNT,	/* the count of the key's last entry within the window */
+	ALERT_COUNT,	/* the key's count in its last batch, within the window */
 	ALERT_RATE,	/* sum of counts within the window, per second */
 };
 
@@ -25,7 +30,11 @@ struct alert_cfg {
 	double holdoff;		/* seconds between two alerts of a key */
 };
 
-#define ALERT_SAMPLES 64	/* entries per key kept for the window */
+/*
+ * The rate's window slides in steps of window / ALERT_BUCKETS: counts are
+ * summed per step, however many entries a key gets.
+ */
+#define ALERT_BUCKETS 16
 #define ALERT_INITIAL_KEYS 1024	/* the table doubles up to its maximum */
 
 struct alert_key {
@@ -37,9 +46,13 @@ struct alert_state {
 	struct alert_key key;
 	bool used, armed;
 	double last_alert;	/* time of the last alert, < 0: none */
-	unsigned int head, n;	/* ring of samples */
-	double t[ALERT_SAMPLES];
-	uint64_t count[ALERT_SAMPLES];
+	/* count: the last batch's largest count, and when it came */
+	uint64_t seq, count;
+	double t;
+	/* rate: counts per step of the window, step number b_step[i] */
+	int64_t b_step[ALERT_BUCKETS];
+	uint64_t b_sum[ALERT_BUCKETS];
+	/* the hottest entry of the last batch: what an alert reports */
 	uint64_t hpa;
 	int nid;
 };
@@ -71,13 +84,15 @@ double alert_value(const struct alert_table *t, const struct alert_state *s,
 		   double now);
 
 /*
- * An entry of @count for @key at time @now: 1 and *@ev filled when it
- * raises an alert, else 0. Keys beyond the table's capacity are counted
- * in t->full and ignored.
+ * An entry of @count for @key at time @now, from batch @seq of its
+ * instance: 1 and *@ev filled when it raises an alert, else 0. The alert
+ * reports the HPA and node of the hottest entry of the key's last batch
+ * (with regions, their units need not be contiguous in HPA space). Keys
+ * beyond the table's capacity are counted in t->full and ignored.
  */
 int alert_observe(struct alert_table *t, const struct alert_key *key,
-		  double now, uint64_t count, uint64_t hpa, int nid,
-		  struct alert_event *ev);
+		  double now, uint64_t seq, uint64_t count, uint64_t hpa,
+		  int nid, struct alert_event *ev);
 
 /* Time passes: re-arm the keys whose value fell below the re-arm level. */
 void alert_tick(struct alert_table *t, double now);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "chmubpf.h"
 
@@ -29,8 +31,26 @@ void chmu_libbpf_init(bool verbose)
 
 void chmu_catch_signals(void)
 {
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	/* SA_RESTART: a signal during start-up must not fail a bpf() call */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	unsigned int i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	/* A closed pipe is a write error the run ends on, not a death */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+bool chmu_output_broken(const char *tool, FILE *f)
+{
+	if (!fflush(f) && !ferror(f))
+		return false;
+	if (errno != EPIPE)
+		fprintf(stderr, "%s: writing the output: %s\n", tool, strerror(errno));
+	chmu_exiting = 1;
+	return true;
 }
 
 void chmu_pick_prog(struct bpf_program *btf, struct bpf_program *raw,

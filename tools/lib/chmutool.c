@@ -47,7 +47,7 @@ static int write_str(const char *dir, const char *attr, const char *val)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, attr);
-	fd = open(path, O_WRONLY);
+	fd = open(path, O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return -errno;
 	n = write(fd, val, strlen(val));
@@ -148,6 +148,7 @@ int chmu_list(struct chmu_inst **out, int *n)
 			v = nv;
 			in = &v[cnt];
 			memset(in, 0, sizeof(*in));
+			chmu_settings_init(&in->restore);
 			snprintf(in->path, sizeof(in->path), "%s/%s", bpath, ent->d_name);
 			snprintf(in->name, sizeof(in->name), "mem%d.%d.%d", m2, c2, i);
 			in->memdev = m2;
@@ -227,6 +228,45 @@ static int set_u64(struct chmu_inst *in, const char *attr, int64_t v,
 	return rc;
 }
 
+/* Put back the configuration chmu_inst_enable() wrote (disabled only). */
+static void restore_config(struct chmu_inst *in)
+{
+	struct chmu_settings *r = &in->restore;
+	char why[8];	/* best effort: nothing to report it to */
+
+	if (r->mode)
+		write_str(in->path, "mode", r->mode);
+	set_u64(in, "threshold", r->threshold, why, sizeof(why));
+	set_u64(in, "unit_shift", r->unit_shift, why, sizeof(why));
+	set_u64(in, "epoch_us", r->epoch_us, why, sizeof(why));
+	set_u64(in, "access", r->access, why, sizeof(why));
+	set_u64(in, "ds_shift", r->ds_shift, why, sizeof(why));
+	set_u64(in, "range_first", r->range_first, why, sizeof(why));
+	set_u64(in, "range_count", r->range_count, why, sizeof(why));
+	set_u64(in, "fill_threshold", r->fill_threshold, why, sizeof(why));
+	set_u64(in, "poll_ms", r->poll_ms, why, sizeof(why));
+	chmu_settings_init(r);
+}
+
+/* Remember the current value of every attribute @s is about to change. */
+static void save_config(struct chmu_inst *in, const struct chmu_settings *s)
+{
+	struct chmu_settings *r = &in->restore;
+
+#define SAVE(f) (r->f = s->f >= 0 ? (int64_t)in->f : -1)
+	SAVE(threshold);
+	SAVE(unit_shift);
+	SAVE(epoch_us);
+	SAVE(access);
+	SAVE(ds_shift);
+	SAVE(range_first);
+	SAVE(range_count);
+	SAVE(fill_threshold);
+	SAVE(poll_ms);
+#undef SAVE
+	r->mode = !s->mode ? NULL : in->mode_always_on ? "always-on" : "epoch";
+}
+
 int chmu_inst_enable(struct chmu_inst *in, const struct chmu_settings *s,
 		     char *why, size_t whylen)
 {
@@ -240,11 +280,13 @@ int chmu_inst_enable(struct chmu_inst *in, const struct chmu_settings *s,
 		}
 		return 0;
 	}
+	save_config(in, s);
 	if (s->mode) {
 		rc = write_str(in->path, "mode", s->mode);
 		if (rc) {
 			snprintf(why, whylen, "%s: mode=%s refused: %s", in->name,
 				 s->mode, strerror(-rc));
+			restore_config(in);
 			return rc;
 		}
 	}
@@ -256,12 +298,15 @@ int chmu_inst_enable(struct chmu_inst *in, const struct chmu_settings *s,
 	    (rc = set_u64(in, "range_first", s->range_first, why, whylen)) ||
 	    (rc = set_u64(in, "range_count", s->range_count, why, whylen)) ||
 	    (rc = set_u64(in, "fill_threshold", s->fill_threshold, why, whylen)) ||
-	    (rc = set_u64(in, "poll_ms", s->poll_ms, why, whylen)))
+	    (rc = set_u64(in, "poll_ms", s->poll_ms, why, whylen))) {
+		restore_config(in);
 		return rc;
+	}
 	rc = write_str(in->path, "enable", "1");
 	if (rc) {
 		snprintf(why, whylen, "%s: enable refused: %s (see dmesg with 'module cxl_hmu +p' in dynamic_debug)",
 			 in->name, strerror(-rc));
+		restore_config(in);
 		return rc;
 	}
 	in->we_enabled = true;
@@ -272,6 +317,8 @@ void chmu_inst_restore(struct chmu_inst *in)
 {
 	if (in->we_enabled && !write_str(in->path, "enable", "0"))
 		in->we_enabled = false;
+	if (!in->we_enabled)
+		restore_config(in);
 }
 
 bool chmu_env_ok(const char *tool, bool *tp_btf)

@@ -40,14 +40,18 @@ struct chmu_inst {
 	char owner[16];
 	uint64_t capacity;	/* bytes of the memdev's volatile partition */
 	bool we_enabled;	/* chmu_inst_enable() turned it on */
+	/* what chmu_inst_enable() changed: the values to put back */
+	struct chmu_settings {
+		int64_t threshold, unit_shift, epoch_us, access, ds_shift;
+		int64_t range_first, range_count, fill_threshold, poll_ms;
+		const char *mode;	/* "epoch" or "always-on" */
+	} restore;
 };
 
-/* Settings for chmu_inst_enable(); negative / NULL: keep the instance's. */
-struct chmu_settings {
-	int64_t threshold, unit_shift, epoch_us, access, ds_shift;
-	int64_t range_first, range_count, fill_threshold, poll_ms;
-	const char *mode;	/* "epoch" or "always-on" */
-};
+/*
+ * Settings for chmu_inst_enable() (struct chmu_settings, above); negative /
+ * NULL: keep the instance's.
+ */
 
 void chmu_settings_init(struct chmu_settings *s);
 
@@ -68,7 +72,9 @@ int chmu_select(struct chmu_inst *v, int n, int memdev, int chmu, int inst);
 /*
  * Configure and enable @in through sysfs. An instance already enabled is
  * attached to as it is, unless settings were asked for: then -EBUSY.
- * chmu_inst_restore() disables what chmu_inst_enable() enabled.
+ * chmu_inst_restore() disables what chmu_inst_enable() enabled and puts
+ * back every configuration attribute it wrote (also when enabling failed
+ * half way: chmu_inst_enable() does that itself).
  */
 int chmu_inst_enable(struct chmu_inst *in, const struct chmu_settings *s,
 		     char *why, size_t whylen);
