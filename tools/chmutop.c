@@ -29,13 +29,13 @@
 
 const char *argp_program_version = TOOL " 0.1";
 
-enum { OPT_VERBOSE = 1000, OPT_MAX_UNITS };
+enum { OPT_VERBOSE = 1000, OPT_MAX_UNITS, OPT_BPF_STATS };
 
 static struct env {
 	int sort;
 	unsigned int rows, max_units;
 	uint64_t gran;
-	bool noclear, batch, json, verbose;
+	bool noclear, batch, json, verbose, bpf_stats;
 	long interval, count;
 } env = { .sort = TOP_SORT_COUNT, .rows = 10, .interval = 1, .count = -1,
 	  .max_units = CHMUTOP_MAX_UNITS };
@@ -48,6 +48,7 @@ static const struct argp_option opts[] = {
 	{ "batch", 'b', NULL, 0, "Plain text frames, no terminal control or keys", 0 },
 	{ "json", 'j', NULL, 0, "NDJSON records per interval", 0 },
 	{ "max-units", OPT_MAX_UNITS, "N", 0, "Units (or regions) the kernel map holds (default 16384)", 0 },
+	{ "bpf-stats", OPT_BPF_STATS, NULL, 0, "Measure chmutop's BPF run time (turns on the kernel's BPF statistics, which every BPF program on the machine then pays for)", 0 },
 	{ "verbose", OPT_VERBOSE, NULL, 0, "libbpf debug output", 0 },
 	{},
 };
@@ -76,6 +77,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		break;
 	case 'j':
 		env.json = true;
+		break;
+	case OPT_BPF_STATS:
+		env.bpf_stats = true;
 		break;
 	case OPT_VERBOSE:
 		env.verbose = true;
@@ -341,7 +345,8 @@ static void frame(struct state *s, double secs, unsigned int n)
 			chmu_json_u64(stdout, "size", h.size);
 			chmu_json_u64(stdout, "drain_ns", h.drain_ns);
 			chmu_json_u64(stdout, "drain_batches", h.drain_batches);
-			chmu_json_u64(stdout, "bpf_ns", bpf_ns - s->bpf_ns_prev);
+			if (env.bpf_stats)
+				chmu_json_u64(stdout, "bpf_ns", bpf_ns - s->bpf_ns_prev);
 			chmu_json_u64(stdout, "dropped", dropped);
 			chmu_json_end(stdout);
 			s->prev[i] = *cur;
@@ -372,8 +377,9 @@ static void frame(struct state *s, double secs, unsigned int n)
 
 	if (s->interactive && !env.noclear)
 		fputs("\033[H\033[2J", stdout);
-	snprintf(line, sizeof(line), "chmutop %s  every %lds  sort %s  %zu units%s",
+	snprintf(line, sizeof(line), "chmutop %s  every %lds  sort %s  %zu units%s%s",
 		 tbuf, env.interval, top_sort_name(env.sort), s->nrows,
+		 env.bpf_stats ? "  BPF stats on" : "",
 		 s->interactive ? "  [s]ort [p]ause [q]uit" : "");
 	printf("%s%s%s\n", s->color ? "\033[1m" : "", line, s->color ? "\033[0m" : "");
 	for (i = 0; i < s->ninst; i++) {
@@ -395,6 +401,7 @@ static void frame(struct state *s, double secs, unsigned int n)
 				 1ULL << in->ds_shift, in->owner);
 		puts(line);
 		health_of(s, i, &s->cur[i], secs, &h);
+		h.bpf_stats = env.bpf_stats;
 		h.bpf_ns = i == 0 ? bpf_ns - s->bpf_ns_prev : 0;
 		h.bpf_runs = i == 0 ? bpf_runs - s->bpf_runs_prev : 0;
 		top_fmt_health(line, sizeof(line), &h);
@@ -530,8 +537,10 @@ int main(int argc, char **argv)
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	/* BPF run-time statistics for the cost line; best effort */
-	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	/* BPF run-time statistics for the cost line, on request: all BPF
+	 * programs of the machine pay for them while they are on */
+	if (env.bpf_stats)
+		stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 
 	s.interactive = !env.batch && !env.json && isatty(1) && isatty(0);
 	s.color = s.interactive && !chmu_no_color(stdout);

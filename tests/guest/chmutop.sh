@@ -37,7 +37,7 @@ rc=0; out=$(chmutop -g 3K 2>&1) || rc=$?
 expect_eq "$rc" 1 "bad granularity"
 
 epoch
-run -b 1 3
+run -b --bpf-stats 1 3
 cat /tmp/top.out
 expect_eq "$(last_rows | tr '\n' ';')" \
 	"$(printf '%#x' $((hpa + 0x7000))) 0x7000 - mem0.0.0 300 300 1;$(printf '%#x' $((hpa + 0x3000))) 0x3000 - mem0.0.0 100 100 1;" "top rows, batch mode"
@@ -45,11 +45,13 @@ expect_eq "$(grep -c '^chmutop ' /tmp/top.out)" 3 "three frames"
 expect_eq "$(grep -m1 '^mem0.0.0 ' /tmp/top.out)" "mem0.0.0 on epoch 1s thr 5 unit 4 KiB ds 1/1 owner sysfs" "configuration line"
 expect_eq "$(grep -c '^  batches [0-9.]*/s entries [0-9.]*/s overflows 0 lost 0 fill 2/1024 max 2$' /tmp/top.out)" 1 "health of the interval with the batch"
 grep -q '^  drain [0-9.]* ms/batch [0-9.]* us/entry   bpf [0-9.]* ms/s ([1-9][0-9]* runs)$' /tmp/top.out || fail "no drain and BPF cost line"
+grep -q '^chmutop [0-9:]*  every 1s  sort count  [0-9]* units  BPF stats on$' /tmp/top.out || fail "the header does not say BPF stats are on"
 [ "$(grep '^  drain ' /tmp/top.out | awk '$2 > 0 && $4 > 0 { n++ } END { print n + 0 }')" -ge 1 ] || fail "drain time not measured"
 grep -q $'\033' /tmp/top.out && fail "terminal control codes in batch mode"
 awk 'length($0) > 80 { bad = 1 } END { exit bad }' /tmp/top.out || fail "a line wider than 80 columns"
 
 run -j -s addr 1 3
+expect_eq "$(grep -c '"bpf_ns"' /tmp/top.out)" 0 "no BPF run time without --bpf-stats"
 expect_eq "$(grep -c '"version":1' /tmp/top.out)" "$(wc -l </tmp/top.out)" "every NDJSON record has a version"
 expect_eq "$(jq -r 'select(.type=="unit" and .interval==2) | "\(.rank) \(.dpa) \(.hpa - '$hpa') \(.count) \(.seen) \(.nid)"' /tmp/top.out | tr '\n' ';')" \
 	"1 12288 12288 100 1 -1;2 28672 28672 300 1 -1;" "NDJSON top units by address"
@@ -61,6 +63,12 @@ expect_eq "$(jq -r 'select(.type=="instance") | "\(.time_ns) \(.batches) \(.firs
 	awk '{ ok = $2 > 0 ? ($3 > t && $3 <= $4 && $4 <= $1) : ($3 == 0 && $4 == b)
 		if (!ok) print "frame " NR - 1 ": " $0; t = $1; b = $4 }
 		END { print "checked " NR }')" "checked 3" "batch times inside their frame"
+
+# Without --bpf-stats the kernel's BPF statistics stay off; the cost line
+# says how to get them.
+run -b 1 2
+grep -q '^  drain [0-9.]* ms/batch [0-9.]* us/entry   bpf: --bpf-stats$' /tmp/top.out || fail "no cost line without --bpf-stats"
+expect_eq "$(sysctl -n kernel.bpf_stats_enabled)" 0 "BPF statistics off after chmutop"
 
 # Regions of 2 MiB: both units in one row, seen twice; its count is the
 # largest of its last batch and its HPA the hottest unit's, whether units

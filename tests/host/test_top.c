@@ -60,7 +60,7 @@ static void test_format(void)
 		.secs = 2, .batches = 2, .entries = 4, .overflows = 1, .lost = 3,
 		.fill_sum = 4, .fill_max = 3, .size = 1024,
 		.drain_ns = 3000000, .drain_batches = 2, .drain_entries = 4,
-		.bpf_ns = 500000, .bpf_runs = 6,
+		.bpf_ns = 500000, .bpf_runs = 6, .bpf_stats = true,
 	};
 
 	CHECK(!strcmp(top_fmt_age(12.4, n, sizeof(n)), "12s"));
@@ -102,6 +102,11 @@ static void test_format(void)
 		CHECK(!strcmp(nl + 1, "  drain 1.500 ms/batch 750.00 us/entry   bpf 0.250 ms/s (6 runs)"));
 		CHECK(strlen(nl + 1) <= TOP_WIDTH);
 	}
+	/* without --bpf-stats nothing is measured, and the line says so */
+	h.bpf_stats = false;
+	top_fmt_health(buf, sizeof(buf), &h);
+	nl = strchr(buf, '\n');
+	CHECK(nl && !strcmp(nl + 1, "  drain 1.500 ms/batch 750.00 us/entry   bpf: --bpf-stats"));
 }
 
 int main(void)

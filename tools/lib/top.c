@@ -166,6 +166,12 @@ void top_fmt_health(char *buf, size_t len, const struct top_health *h)
 		     h->overflows, h->lost, avg_fill, h->size, h->fill_max);
 	if (n < 0 || (size_t)n >= len)
 		return;
+	if (!h->bpf_stats) {
+		snprintf(buf + n, len - n,
+			 "  drain %.3f ms/batch %.2f us/entry   bpf: --bpf-stats",
+			 avg_ms, per_entry / 1e3);
+		return;
+	}
 	snprintf(buf + n, len - n,
 		 "  drain %.3f ms/batch %.2f us/entry   bpf %.3f ms/s (%" PRIu64 " runs)",
 		 avg_ms, per_entry / 1e3,

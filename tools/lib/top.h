@@ -53,6 +53,7 @@ struct top_health {
 	/* the driver's counters (sysfs drain_ns, batches, entries) */
 	uint64_t drain_ns, drain_batches, drain_entries;
 	uint64_t bpf_ns, bpf_runs;
+	bool bpf_stats;		/* bpf_ns and bpf_runs were measured */
 };
 
 /* Two lines (one '\n' between them), each within TOP_WIDTH columns. */
