@@ -15,10 +15,12 @@
 const volatile __u32 gran_shift;	/* 0: per unit */
 
 __u32 gen;		/* the interval number, advanced by user space */
-__u64 dropped;		/* entries not counted: the unit map was full */
+__u64 dropped;		/* entries not counted: no unit could be evicted */
+__u64 inserted;		/* units (slots) added to the map: less its size, evicted */
 
+/* Least recently seen units make room for new ones: the view stays live */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, CHMUTOP_MAX_UNITS);
 	__type(key, struct unit_key);
 	__type(value, struct unit_stat);
@@ -33,15 +35,30 @@ struct {
 
 static const struct inst_stat zero_inst;
 
+/*
+ * The batch being drained on this CPU: its entries follow its batch event
+ * on the same CPU, and take its time. An entry of another instance (or
+ * with no batch seen) reads the clock itself.
+ */
+struct batch_ctx {
+	__u64 ns;
+	__u32 id;
+};
 
-__u64 batch_ns;		/* the last batch event's time: its entries' time */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct batch_ctx);
+} batch_now SEC(".maps");
 
 static __always_inline int on_batch(struct chmu_batch *b)
 {
 	int memdev, chmu, inst;
 	struct inst_stat *st;
-	__u64 nr;
-	__u32 id, g;
+	struct batch_ctx *bc;
+	__u32 id, g, zero = 0;
+	__u64 nr, now;
 
 	if (!b)
 		return 0;
@@ -52,16 +69,21 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	id = CHMU_ID(memdev, chmu, inst);
 	if (!chmu_wanted(memdev, chmu, inst))
 		return 0;
-	batch_ns = bpf_ktime_get_ns();
+	now = bpf_ktime_get_ns();
+	bc = bpf_map_lookup_elem(&batch_now, &zero);
+	if (bc) {
+		bc->ns = now;
+		bc->id = id;
+	}
 	st = chmu_lookup_init(&insts, &id, &zero_inst);
 	if (!st)
 		return 0;
 	st->batches++;
-	st->last_ns = batch_ns;
+	st->last_ns = now;
 	g = *(volatile __u32 *)&gen;
 	if (st->fgen != g || !st->first_ns) {
 		st->fgen = g;
-		st->first_ns = batch_ns;
+		st->first_ns = now;
 	}
 	st->entries += nr;
 	st->fill_sum += nr;
@@ -75,22 +97,26 @@ static __always_inline int on_batch(struct chmu_batch *b)
 }
 
 /*
- * Per entry, one unit-map lookup (and an insert the first time a unit is
- * seen): no clock read (entries take their batch's time; drains of two
- * instances interleaving on two CPUs can shift a unit's seen times by one
- * drain) and no per-instance state (the batch event counts entries; the
- * drain time comes from the driver's drain_ns in sysfs).
+ * Per entry, one per-CPU lookup (the batch's time) and one unit-map lookup
+ * (and an insert the first time a unit is seen): no clock read unless the
+ * batch event was not seen on this CPU, and no per-instance state (the
+ * batch event counts entries; the drain time comes from the driver's
+ * drain_ns in sysfs).
  */
 static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 seq,
 				    __u64 dpa, __u64 hpa, int nid, __u64 count)
 {
 	__u32 id = CHMU_ID(memdev, chmu, inst), g = *(volatile __u32 *)&gen;
-	__u64 now = *(volatile __u64 *)&batch_ns;
+	__u32 zero = 0, slot = g & 1;
 	struct unit_key k = {};
 	struct unit_stat *u, init = {};
+	struct batch_ctx *bc;
+	__u64 now;
 
 	if (!chmu_wanted(memdev, chmu, inst))
 		return 0;
+	bc = bpf_map_lookup_elem(&batch_now, &zero);
+	now = bc && bc->id == id && bc->ns ? bc->ns : bpf_ktime_get_ns();
 	k.inst = id;
 	k.slot = dpa >> gran_shift;
 	u = bpf_map_lookup_elem(&units, &k);
@@ -98,19 +124,32 @@ static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 seq,
 		init.hpa = hpa;
 		init.nid = nid;
 		init.first_ns = now;
-		init.igen = g;
-		bpf_map_update_elem(&units, &k, &init, BPF_NOEXIST);
+		init.igen[0] = init.igen[1] = g;
+		if (!bpf_map_update_elem(&units, &k, &init, BPF_NOEXIST))
+			__sync_fetch_and_add(&inserted, 1);
 		u = bpf_map_lookup_elem(&units, &k);
 		if (!u) {
 			__sync_fetch_and_add(&dropped, 1);
 			return 0;
 		}
 	}
-	if (u->igen != g) {
-		u->igen = g;
-		u->isum = 0;
+	/*
+	 * Interval sums alternate between two slots: the one user space reads
+	 * after advancing gen is not written meanwhile.
+	 */
+	if (slot) {	/* constant indices: the verifier takes no pointer ORs */
+		if (u->igen[1] != g) {
+			u->igen[1] = g;
+			u->isum[1] = 0;
+		}
+		u->isum[1] += count;
+	} else {
+		if (u->igen[0] != g) {
+			u->igen[0] = g;
+			u->isum[0] = 0;
+		}
+		u->isum[0] += count;
 	}
-	u->isum += count;
 	u->sum += count;
 	/*
 	 * A region (-g) may get several entries in one batch: its count is

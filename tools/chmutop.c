@@ -37,11 +37,11 @@ static struct env {
 	uint64_t gran;
 	bool noclear, batch, json, verbose, bpf_stats;
 	long interval, count;
-} env = { .sort = TOP_SORT_COUNT, .rows = 10, .interval = 1, .count = -1,
+} env = { .sort = TOP_SORT_RATE, .rows = 10, .interval = 1, .count = -1,
 	  .max_units = CHMUTOP_MAX_UNITS };
 
 static const struct argp_option opts[] = {
-	{ "sort", 's', "KEY", 0, "Sort by count (default), sum, rate, seen or addr", 0 },
+	{ "sort", 's', "KEY", 0, "Sort by rate (default: the last interval's), count, sum, seen or addr", 0 },
 	{ "rows", 'r', "N", 0, "Rows to show (default 10)", 0 },
 	{ "granularity", 'g', "SIZE", 0, "Aggregate units into regions of SIZE (a power of two)", 0 },
 	{ "noclear", 'C', NULL, 0, "Do not clear the screen between frames", 0 },
@@ -194,11 +194,12 @@ static int add_row(struct state *s, const struct unit_key *k,
 	r->nid = u->nid;
 	r->last_count = u->last_count;
 	r->sum = u->sum;
-	r->isum = u->igen == g ? u->isum : 0;
+	r->isum = u->igen[g & 1] == g ? u->isum[g & 1] : 0;
 	r->seen = u->seen;
 	r->rate = top_rate(r->isum, secs);
-	r->first_age = (now - u->first_ns) / 1e9;
-	r->last_age = (now - u->last_ns) / 1e9;
+	/* @now is read after the map: no entry is later (clamped anyway) */
+	r->first_age = now > u->first_ns ? (now - u->first_ns) / 1e9 : 0;
+	r->last_age = now > u->last_ns ? (now - u->last_ns) / 1e9 : 0;
 	return 0;
 }
 
@@ -216,9 +217,9 @@ static int read_units(struct state *s, __u32 g, double secs)
 	int fd = bpf_map__fd(s->skel->maps.units), err = 0;
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u32 in = 0, out = 0, n, i;
-	uint64_t now = now_ns();
 	struct unit_key k, next;
 	bool first = true;
+	uint64_t now;
 
 	s->nrows = 0;
 	s->units = 0;
@@ -228,6 +229,7 @@ static int read_units(struct state *s, __u32 g, double secs)
 					   vals, &n, &opts);
 		if (err && err != -ENOENT)
 			break;
+		now = now_ns();	/* after the read: no entry is later */
 		for (i = 0; i < n; i++)
 			if (add_row(s, &keys[i], &vals[i], g, secs, now))
 				return -ENOMEM;
@@ -247,6 +249,7 @@ static int read_units(struct state *s, __u32 g, double secs)
 		k = next;
 		if (bpf_map_lookup_elem(fd, &k, &u))
 			continue;
+		now = now_ns();
 		if (add_row(s, &k, &u, g, secs, now))
 			return -ENOMEM;
 	}
@@ -302,6 +305,8 @@ static void frame_end(struct state *s)
 static void frame(struct state *s, double secs, unsigned int n)
 {
 	uint64_t bpf_ns, bpf_runs, dropped = s->skel->bss->dropped;
+	uint64_t inserted = s->skel->bss->inserted;
+	uint64_t evicted = inserted > s->units ? inserted - s->units : 0;
 	uint64_t mono_to_wall = s->mono_to_wall;
 	char line[256], tbuf[16], sz[32], num[64];
 	struct top_health h;
@@ -348,6 +353,7 @@ static void frame(struct state *s, double secs, unsigned int n)
 			if (env.bpf_stats)
 				chmu_json_u64(stdout, "bpf_ns", bpf_ns - s->bpf_ns_prev);
 			chmu_json_u64(stdout, "dropped", dropped);
+			chmu_json_u64(stdout, "evicted", evicted);
 			chmu_json_end(stdout);
 			s->prev[i] = *cur;
 		}
@@ -410,9 +416,12 @@ static void frame(struct state *s, double secs, unsigned int n)
 	}
 	s->bpf_ns_prev = bpf_ns;
 	s->bpf_runs_prev = bpf_runs;
+	if (evicted)
+		printf("unit map full (%u entries): %llu least recently seen evicted\n",
+		       env.max_units, U(evicted));
 	if (dropped)
-		printf("unit map full (%u entries): %llu hotlist entries not counted\n",
-		       env.max_units, U(dropped));
+		printf("%llu hotlist entries not counted: no unit could be evicted\n",
+		       U(dropped));
 	if (any_always_on)
 		puts("always-on: REACH means the unit reached the threshold; HITS counts how often");
 	putchar('\n');

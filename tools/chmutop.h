@@ -19,8 +19,8 @@ struct unit_stat {
 	__u64 sum;		/* since the tool started */
 	__u64 seen;		/* hotlist entries */
 	__u64 first_ns, last_ns;	/* bpf_ktime_get_ns() */
-	__u64 isum;		/* in interval igen */
-	__u32 igen;
+	__u64 isum[2];		/* in interval igen[i], for gen & 1 == i */
+	__u32 igen[2];
 	__s32 nid;
 };
 
