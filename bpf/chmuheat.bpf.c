@@ -13,10 +13,15 @@
 
 const volatile __u32 region_shift = 28;
 const volatile __u32 row_shift = 25;
+const volatile __u64 max_rows = 16;	/* the heatmap's rows */
 
 __u32 gen;		/* flipped by user space each interval */
-__u64 entries;		/* entries aggregated */
-__u64 dropped;		/* entries not aggregated: a map was full */
+__u64 entries;		/* entries seen */
+/* entries missing from one aggregate, by reason (the others have them) */
+__u64 dropped_hist;	/* the histogram map was full */
+__u64 dropped_region;	/* the region map was full */
+__u64 dropped_cell;	/* the heatmap cell map was full */
+__u64 beyond_rows;	/* DPA past the heatmap's rows (the capacity) */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -61,35 +66,48 @@ static __always_inline int handle(int memdev, int chmu, int inst, __u64 seq,
 	if (slot >= CHMUHEAT_SLOTS)
 		slot = CHMUHEAT_SLOTS - 1;
 
+	__sync_fetch_and_add(&entries, 1);
+	/* each aggregate on its own: a full map loses the entry there only */
 	hk.inst = CHMU_ID(memdev, chmu, inst);
 	hk.gen = g;
 	h = chmu_lookup_init(&hists, &hk, &zero_hist);
+	if (h)
+		__sync_fetch_and_add(&h->slots[slot], 1);
+	else
+		__sync_fetch_and_add(&dropped_hist, 1);
+
 	rk.inst = hk.inst;
 	rk.region = dpa >> region_shift;
 	rv = chmu_lookup_init(&regions, &rk, &zero_region);
+	if (rv) {
+		__sync_fetch_and_add(&rv->entries, 1);
+		__sync_fetch_and_add(&rv->sum, count);
+		__sync_fetch_and_add(&rv->slots[slot], 1);
+		/* Racy min/max: drains of one instance are serialized anyway */
+		if (count > rv->max)
+			rv->max = count;
+		if (hpa != ~0ULL) {
+			if (hpa < rv->hpa_lo)
+				rv->hpa_lo = hpa;
+			if (rv->hpa_hi == 0 || hpa > rv->hpa_hi)
+				rv->hpa_hi = hpa;
+		}
+	} else {
+		__sync_fetch_and_add(&dropped_region, 1);
+	}
+
 	ck.inst = hk.inst;
 	ck.gen = g;
 	ck.row = dpa >> row_shift;
-	cell = chmu_lookup_init(&cells, &ck, &zero);
-	if (!h || !rv || !cell) {
-		__sync_fetch_and_add(&dropped, 1);
+	if (ck.row >= max_rows) {
+		__sync_fetch_and_add(&beyond_rows, 1);
 		return 0;
 	}
-	__sync_fetch_and_add(&h->slots[slot], 1);
-	__sync_fetch_and_add(&rv->entries, 1);
-	__sync_fetch_and_add(&rv->sum, count);
-	__sync_fetch_and_add(&rv->slots[slot], 1);
-	/* Racy min/max: drains of one instance are serialized anyway */
-	if (count > rv->max)
-		rv->max = count;
-	if (hpa != ~0ULL) {
-		if (hpa < rv->hpa_lo)
-			rv->hpa_lo = hpa;
-		if (rv->hpa_hi == 0 || hpa > rv->hpa_hi)
-			rv->hpa_hi = hpa;
-	}
-	__sync_fetch_and_add(cell, count);
-	__sync_fetch_and_add(&entries, 1);
+	cell = chmu_lookup_init(&cells, &ck, &zero);
+	if (cell)
+		__sync_fetch_and_add(cell, count);
+	else
+		__sync_fetch_and_add(&dropped_cell, 1);
 	return 0;
 }
 

@@ -32,11 +32,11 @@
 const char *argp_program_version = TOOL " 0.1";
 const char *argp_program_bug_address = "the CHMU lab issue tracker";
 
-enum { OPT_CSV = 1000, OPT_NO_HEATMAP, OPT_VERBOSE };
+enum { OPT_CSV = 1000, OPT_NO_HEATMAP, OPT_VERBOSE, OPT_WINDOW };
 
 static struct env {
 	uint64_t region_size;
-	unsigned int rows;
+	unsigned int rows, window;
 	const char *svg;
 	bool json, csv, heatmap, timestamp, verbose;
 	long interval, count;
@@ -52,6 +52,7 @@ static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "NDJSON records instead of text", 0 },
 	{ "csv", OPT_CSV, NULL, 0, "CSV rows instead of text", 0 },
 	{ "no-heatmap", OPT_NO_HEATMAP, NULL, 0, "No heatmap at the end", 0 },
+	{ "window", OPT_WINDOW, "N", 0, "The heatmap shows the last N intervals (default: count, or 3600)", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each interval", 0 },
 	{ "verbose", OPT_VERBOSE, NULL, 0, "libbpf debug output", 0 },
 	{},
@@ -75,6 +76,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		break;
 	case 'j':
 		env.json = true;
+		break;
+	case OPT_WINDOW:
+		env.window = chmu_argp_num(st, arg, 1, 100000);
 		break;
 	case OPT_CSV:
 		env.csv = true;
@@ -105,9 +109,10 @@ struct state {
 	struct chmu_inst *insts;
 	int ninst;
 	uint64_t row_size;
-	struct heat_grid *grids;	/* one per instance */
-	unsigned int cols;		/* columns filled */
-	unsigned int maxcols;
+	struct heat_grid *grids;	/* one per instance: a rolling window */
+	uint64_t intervals;		/* intervals ended so far */
+	unsigned int maxcols;		/* the window's intervals */
+	uint64_t late_cells;		/* cell sums of intervals out of the window */
 	__u64 (*total)[CHMUHEAT_SLOTS];	/* per instance, whole run */
 	struct hist *interval;		/* per instance, this interval */
 };
@@ -139,8 +144,8 @@ static void print_time(FILE *f)
  */
 static int take_generation(int fd, size_t ksz, size_t vsz, __u32 g,
 			   void (*fn)(struct state *, const void *, const void *,
-				      unsigned int),
-			   struct state *s, unsigned int col)
+				      uint64_t),
+			   struct state *s, uint64_t col)
 {
 	char *keys = NULL, *nk, *val = malloc(vsz);
 	size_t n = 0, cap = 0, i;
@@ -178,7 +183,7 @@ out:
 }
 
 static void take_hist(struct state *s, const void *key, const void *val,
-		      unsigned int col)
+		      uint64_t col)
 {
 	const struct hist_key *hk = key;
 	const struct hist *h = val;
@@ -194,23 +199,27 @@ static void take_hist(struct state *s, const void *key, const void *val,
 }
 
 static void take_cell(struct state *s, const void *key, const void *val,
-		      unsigned int col)
+		      uint64_t col)
 {
 	const struct cell_key *ck = key;
 	int i = inst_index(s, ck->inst);
 
-	if (i < 0 || col >= s->maxcols || ck->row >= s->grids[i].rows)
-		return;
-	*heat_cell(&s->grids[i], ck->row, col) += *(const __u64 *)val;
+	/* the BPF program keeps rows past the grid out (beyond_rows) */
+	if (i >= 0 && (ck->row > UINT32_MAX ||
+		       heat_roll_add(&s->grids[i], col, col, ck->row,
+				     *(const __u64 *)val)))
+		s->late_cells++;
 }
 
 /* Take the interval's histograms and heatmap column (generation @g). */
-static int collect(struct state *s, __u32 g, unsigned int col)
+static int collect(struct state *s, __u32 g, uint64_t col)
 {
 	struct hist *hists = s->interval;
 	int i, err;
 
 	memset(hists, 0, s->ninst * sizeof(*hists));
+	for (i = 0; i < s->ninst; i++)
+		heat_roll_start(&s->grids[i], col);
 	err = take_generation(bpf_map__fd(s->skel->maps.hists),
 			      sizeof(struct hist_key), sizeof(struct hist), g,
 			      take_hist, s, col);
@@ -244,8 +253,8 @@ static int collect(struct state *s, __u32 g, unsigned int col)
 		} else if (env.csv) {
 			for (unsigned int k = 0; k < CHMUHEAT_SLOTS; k++)
 				if (hists[i].slots[k])
-					printf("hist,%s,%u,,,,,%llu,%llu,%llu,,\n",
-					       s->insts[i].name, col,
+					printf("hist,%s,%llu,,,,,%llu,%llu,%llu,,\n",
+					       s->insts[i].name, U(col),
 					       k ? 1ULL << k : 0ULL, (2ULL << k) - 1,
 					       hists[i].slots[k]);
 		} else {
@@ -356,7 +365,8 @@ static int write_svg(struct heat_grid *g, const char *path)
 	return fclose(f) ? -errno : 0;
 }
 
-static void emit_cells(struct state *s, int i, struct heat_grid *v)
+static void emit_cells(struct state *s, int i, struct heat_grid *v,
+		       uint64_t first)
 {
 	unsigned int r, c;
 
@@ -367,8 +377,8 @@ static void emit_cells(struct state *s, int i, struct heat_grid *v)
 			if (!x)
 				continue;
 			if (env.csv) {
-				printf("cell,%s,%u,0x%llx,0x%llx,,,,,,%llu,\n",
-				       s->insts[i].name, c, U(r * s->row_size),
+				printf("cell,%s,%llu,0x%llx,0x%llx,,,,,,%llu,\n",
+				       s->insts[i].name, U(first + c), U(r * s->row_size),
 				       U((r + 1) * s->row_size - 1), U(x));
 				continue;
 			}
@@ -376,7 +386,7 @@ static void emit_cells(struct state *s, int i, struct heat_grid *v)
 			chmu_json_str(stdout, "instance", s->insts[i].name);
 			chmu_json_u64(stdout, "dpa", r * s->row_size);
 			chmu_json_u64(stdout, "bytes", s->row_size);
-			chmu_json_u64(stdout, "interval", c);
+			chmu_json_u64(stdout, "interval", first + c);
 			chmu_json_u64(stdout, "sum", x);
 			chmu_json_end(stdout);
 		}
@@ -385,25 +395,29 @@ static void emit_cells(struct state *s, int i, struct heat_grid *v)
 /* The heatmap of each instance over the intervals seen so far. */
 static void print_heatmaps(struct state *s)
 {
-	char title[160], sz[32], path[512];
-	unsigned int r, c, cols = s->cols ? s->cols : 1;
+	char title[200], sz[32], path[512];
 	struct heat_grid v;
+	uint64_t first;
 	int i, err;
 
 	for (i = 0; i < s->ninst; i++) {
-		if (heat_grid_init(&v, s->grids[i].rows, cols))
+		if (heat_roll_view(&s->grids[i], s->intervals, &v, &first))
 			continue;
-		for (r = 0; r < v.rows; r++)
-			for (c = 0; c < cols; c++)
-				*heat_cell(&v, r, c) = *heat_cell(&s->grids[i], r, c);
-		snprintf(title, sizeof(title), "%s hotness: %s per row, %ld s per column",
-			 s->insts[i].name, chmu_fmt_size(s->row_size, sz, sizeof(sz)),
-			 env.interval);
+		if (first)	/* the window rolled: say which intervals */
+			snprintf(title, sizeof(title),
+				 "%s hotness: %s per row, %ld s per column, the last %u intervals (%llu-%llu)",
+				 s->insts[i].name,
+				 chmu_fmt_size(s->row_size, sz, sizeof(sz)),
+				 env.interval, v.cols, U(first), U(first + v.cols - 1));
+		else
+			snprintf(title, sizeof(title), "%s hotness: %s per row, %ld s per column",
+				 s->insts[i].name,
+				 chmu_fmt_size(s->row_size, sz, sizeof(sz)), env.interval);
 		v.row_size = s->row_size;
 		v.col_secs = env.interval;
 		v.title = title;
 		if (env.json || env.csv) {
-			emit_cells(s, i, &v);
+			emit_cells(s, i, &v, first);
 		} else if (env.heatmap) {
 			putchar('\n');
 			heat_render_text(stdout, &v, !chmu_no_color(stdout));
@@ -434,8 +448,8 @@ static void print_totals(struct state *s)
 
 		for (unsigned int k = 0; k < CHMUHEAT_SLOTS; k++)
 			n += s->total[i][k];
-		printf("%s, all %u intervals: %llu entries\n", s->insts[i].name,
-		       s->cols, n);
+		printf("%s, all %llu intervals: %llu entries\n", s->insts[i].name,
+		       U(s->intervals), n);
 		heat_print_log2(stdout, s->total[i], CHMUHEAT_SLOTS, "count");
 		putchar('\n');
 	}
@@ -464,6 +478,7 @@ int main(int argc, char **argv)
 	bool tp_btf;
 	int n = 0, i, err = 0;
 	uint64_t cap = 0;
+	char sz[32];
 	__u32 g;
 
 	argp_err_exit_status = CHMU_EXIT_USAGE;
@@ -483,7 +498,9 @@ int main(int argc, char **argv)
 	if (!cap)
 		cap = 256ULL << 20;
 	s.row_size = heat_row_size(cap, env.rows);
-	s.maxcols = env.count > 0 ? env.count : 3600;
+	/* the heatmap's window: a run's whole length, or its last hour */
+	s.maxcols = env.window ? env.window : env.count > 0 && env.count <= 100000 ?
+		    env.count : 3600;
 	s.grids = calloc(n, sizeof(*s.grids));
 	s.total = calloc(n, sizeof(*s.total));
 	s.interval = calloc(n, sizeof(*s.interval));
@@ -512,6 +529,7 @@ int main(int argc, char **argv)
 	s.skel->rodata->targ_inst = chmu_opts.inst;
 	s.skel->rodata->region_shift = __builtin_ctzll(env.region_size);
 	s.skel->rodata->row_shift = __builtin_ctzll(s.row_size);
+	s.skel->rodata->max_rows = env.rows;
 	chmu_pick_prog(s.skel->progs.entry_btf, s.skel->progs.entry_raw, tp_btf);
 	err = chmuheat_bpf__load(s.skel);
 	if (err) {
@@ -533,35 +551,56 @@ int main(int argc, char **argv)
 		printf("kind,instance,interval,dpa_lo,dpa_hi,hpa_lo,hpa_hi,lo,hi,entries,sum,max\n");
 	fflush(stdout);
 
-	while (!chmu_exiting && (env.count < 0 || s.cols < (unsigned int)env.count)) {
+	while (!chmu_exiting && (env.count < 0 || s.intervals < (uint64_t)env.count)) {
 		struct timespec ts = { env.interval, 0 };
 
 		while (nanosleep(&ts, &ts) && !chmu_exiting)
 			;
 		g = s.skel->bss->gen;
 		s.skel->bss->gen = !g;
-		err = collect(&s, g, s.cols);
+		err = collect(&s, g, s.intervals);
 		if (err) {
 			fprintf(stderr, TOOL ": reading the maps: %s\n", strerror(-err));
 			err = CHMU_EXIT_ENV;
 			goto cleanup;
 		}
-		if (s.cols < s.maxcols)
-			s.cols++;
+		s.intervals++;
 	}
 	if (!env.json && !env.csv)
 		print_totals(&s);
 	print_regions(&s);
 	if (env.heatmap || env.svg)
 		print_heatmaps(&s);
-	if (s.skel->bss->dropped)
-		fprintf(stderr, TOOL ": %llu entries not counted: a BPF map was full\n",
-			(unsigned long long)s.skel->bss->dropped);
+	/* every entry left out of an aggregate, with its reason */
+	if (s.skel->bss->dropped_hist)
+		fprintf(stderr, TOOL ": %llu entries not in the histograms: their BPF map was full\n",
+			U(s.skel->bss->dropped_hist));
+	if (s.skel->bss->dropped_region)
+		fprintf(stderr, TOOL ": %llu entries not in the regions: their BPF map was full (-r larger?)\n",
+			U(s.skel->bss->dropped_region));
+	if (s.skel->bss->dropped_cell)
+		fprintf(stderr, TOOL ": %llu entries not in the heatmap: its BPF map was full\n",
+			U(s.skel->bss->dropped_cell));
+	if (s.skel->bss->beyond_rows)
+		fprintf(stderr, TOOL ": %llu entries not in the heatmap: their DPA is past its %u rows of %s\n",
+			U(s.skel->bss->beyond_rows), env.rows,
+			chmu_fmt_size(s.row_size, sz, sizeof(sz)));
+	if (s.late_cells)
+		fprintf(stderr, TOOL ": %llu heatmap cells of intervals out of its window not shown\n",
+			U(s.late_cells));
 	if (env.json) {
 		chmu_json_begin(stdout, "summary");
 		chmu_json_u64(stdout, "entries", s.skel->bss->entries);
-		chmu_json_u64(stdout, "dropped", s.skel->bss->dropped);
-		chmu_json_u64(stdout, "intervals", s.cols);
+		chmu_json_u64(stdout, "dropped", s.skel->bss->dropped_hist +
+			      s.skel->bss->dropped_region + s.skel->bss->dropped_cell +
+			      s.skel->bss->beyond_rows);
+		chmu_json_u64(stdout, "dropped_hist", s.skel->bss->dropped_hist);
+		chmu_json_u64(stdout, "dropped_regions", s.skel->bss->dropped_region);
+		chmu_json_u64(stdout, "dropped_cells", s.skel->bss->dropped_cell);
+		chmu_json_u64(stdout, "beyond_rows", s.skel->bss->beyond_rows);
+		chmu_json_u64(stdout, "intervals", s.intervals);
+		chmu_json_u64(stdout, "heatmap_intervals", s.intervals < s.maxcols ?
+			      s.intervals : s.maxcols);
 		chmu_json_end(stdout);
 	}
 	err = 0;

@@ -69,7 +69,9 @@ grep -q '^heatmap image: /tmp/heat.svg$' /tmp/heat.out || fail "image path not p
 
 # NDJSON, through raw_tp this time: the same numbers.
 CHMU_RAW_TP=1 run -R 64M -j
-grep -q '"type":"summary","entries":4,"dropped":0,"intervals":3' /tmp/heat.out || fail "summary: $(tail -n 1 /tmp/heat.out)"
+expect_eq "$(jq -c 'select(.type == "summary") | [.entries, .dropped, .dropped_hist, .dropped_regions, .dropped_cells, .beyond_rows, .intervals, .heatmap_intervals]' /tmp/heat.out)" \
+	"[4,0,0,0,0,0,3,3]" "summary"
+
 expect_eq "$(grep -c '"version":1' /tmp/heat.out)" "$(wc -l </tmp/heat.out)" "every record has a version"
 expect_eq "$(jq -r 'select(.type=="region") | "\(.region) \(.entries) \(.sum) \(.max) \(.dpa_lo) \(.hpa_lo - '$hpa')"' /tmp/heat.out | tr '\n' ';')" \
 	"0 2 400 300 0 12288;1 1 9 9 67108864 81920000;2 1 20 20 134217728 163840000;" "NDJSON regions"
@@ -101,3 +103,18 @@ hmu_cfg enable=1
 rc=0; out=$(chmuheat --enable -t 9 1 1 2>&1) || rc=$?
 expect_eq "$rc:$out" "2:chmuheat: mem0.0.0 is already enabled (by sysfs): settings cannot change" "--enable on an enabled instance"
 hmu_cfg enable=0
+
+# A rolling heatmap: --window 2 over 4 intervals keeps the last two; the
+# records number intervals from the run's start, whatever the window.
+hmu_cfg mode=epoch threshold=1 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
+chmuheat -j --window 2 1 4 >/tmp/heat.out &
+pid=$!
+sleep 0.5
+chmu-workload touch --dax "$DEV" --size 2M --units 5 --count 10 >/dev/null
+wait $pid
+hmu_cfg enable=0
+expect_eq "$(jq -c 'select(.type == "summary") | [.intervals, .heatmap_intervals]' /tmp/heat.out)" "[4,2]" "window summary"
+expect_eq "$(jq -s '[.[] | select(.type == "hist") | .interval] | max' /tmp/heat.out)" 3 "intervals numbered from the start"
+expect_eq "$(jq -s '[.[] | select(.type == "cell") | .interval | select(. < 2)] | length' /tmp/heat.out)" 0 "no cell of an interval out of the window"
+rc=0; out=$(chmuheat --window 0 2>&1) || rc=$?
+expect_eq "$rc" 1 "--window 0 refused"

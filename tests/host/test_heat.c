@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of the histogram and heatmap maths and rendering. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,11 +168,42 @@ static void test_render(void)
 	free(s);
 }
 
+/*
+ * The heatmap rolls: interval 5 of a 3-column window lands in column 2,
+ * the view shows intervals 3..5 oldest first, rows past the grid and
+ * intervals out of the window are refused (the caller counts them).
+ */
+static void test_roll(void)
+{
+	struct heat_grid g, v;
+	uint64_t n, first = 99;
+
+	CHECK(heat_grid_init(&g, 2, 3) == 0);
+	for (n = 0; n < 6; n++) {
+		heat_roll_start(&g, n);
+		CHECK(heat_roll_add(&g, n, n, n % 2, 10 + n) == 0);
+	}
+	CHECK(heat_roll_add(&g, 5, 4, 0, 1) == 0);	/* a late cell, still in */
+	CHECK(heat_roll_add(&g, 5, 2, 0, 1) == -ERANGE);	/* rolled out */
+	CHECK(heat_roll_add(&g, 5, 6, 0, 1) == -ERANGE);	/* not started */
+	CHECK(heat_roll_add(&g, 5, 5, 2, 1) == -ERANGE);	/* past the rows */
+	CHECK(heat_roll_view(&g, 6, &v, &first) == 0);
+	CHECK(first == 3 && v.cols == 3);
+	CHECK(*heat_cell(&v, 1, 0) == 13 && *heat_cell(&v, 0, 1) == 14 + 1);
+	CHECK(*heat_cell(&v, 1, 2) == 15 && *heat_cell(&v, 0, 0) == 0);
+	heat_grid_free(&v);
+	/* fewer intervals than columns: only those */
+	CHECK(heat_roll_view(&g, 2, &v, &first) == 0 && first == 0 && v.cols == 2);
+	heat_grid_free(&v);
+	heat_grid_free(&g);
+}
+
 int main(void)
 {
 	test_slots();
 	test_levels();
 	test_mapping();
 	test_render();
+	test_roll();
 	return check_report("test_heat");
 }

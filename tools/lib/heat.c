@@ -86,6 +86,47 @@ int heat_grid_init(struct heat_grid *g, unsigned int rows, unsigned int cols)
 	return 0;
 }
 
+void heat_roll_start(struct heat_grid *g, uint64_t n)
+{
+	unsigned int r, c = n % g->cols;
+
+	if (n < g->cols)
+		return;		/* still zero */
+	for (r = 0; r < g->rows; r++)
+		*heat_cell(g, r, c) = 0;
+}
+
+int heat_roll_add(struct heat_grid *g, uint64_t cur, uint64_t n,
+		  unsigned int row, uint64_t v)
+{
+	if (row >= g->rows || n > cur || cur - n >= g->cols)
+		return -ERANGE;
+	*heat_cell(g, row, n % g->cols) += v;
+	return 0;
+}
+
+int heat_roll_view(struct heat_grid *g, uint64_t seen, struct heat_grid *out,
+		   uint64_t *first)
+{
+	unsigned int cols = seen < g->cols ? (seen ? seen : 1) : g->cols;
+	unsigned int r, c;
+	int err;
+
+	err = heat_grid_init(out, g->rows, cols);
+	if (err)
+		return err;
+	*first = seen > cols ? seen - cols : 0;
+	for (r = 0; r < g->rows; r++)
+		for (c = 0; c < cols; c++)
+			*heat_cell(out, r, c) =
+				*heat_cell(g, r, (*first + c) % g->cols);
+	out->row_base = g->row_base;
+	out->row_size = g->row_size;
+	out->col_secs = g->col_secs;
+	out->title = g->title;
+	return 0;
+}
+
 void heat_grid_free(struct heat_grid *g)
 {
 	free(g->v);

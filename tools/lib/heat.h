@@ -39,6 +39,22 @@ struct heat_grid {
 };
 
 int heat_grid_init(struct heat_grid *g, unsigned int rows, unsigned int cols);
+
+/*
+ * A grid used as a rolling window of its last @cols intervals: interval
+ * @n (0, 1, ... without bound) is column n % cols, cleared when interval
+ * n starts (heat_roll_start(), called for 0, 1, 2, ... in turn).
+ * heat_roll_add() adds @v at @row of interval @n, the current one (@cur)
+ * or one still in the window: -ERANGE otherwise, or when @row is past the
+ * grid. heat_roll_view() copies the window into @out, oldest interval
+ * first (as many columns as intervals seen, up to cols); *@first is the
+ * interval number of its first column.
+ */
+void heat_roll_start(struct heat_grid *g, uint64_t n);
+int heat_roll_add(struct heat_grid *g, uint64_t cur, uint64_t n,
+		  unsigned int row, uint64_t v);
+int heat_roll_view(struct heat_grid *g, uint64_t seen, struct heat_grid *out,
+		   uint64_t *first);
 void heat_grid_free(struct heat_grid *g);
 uint64_t *heat_cell(struct heat_grid *g, unsigned int row, unsigned int col);
 uint64_t heat_max(const struct heat_grid *g);
