@@ -37,11 +37,12 @@ static const struct inst_stat zero_inst;
 
 /*
  * The batch being drained on this CPU: its entries follow its batch event
- * on the same CPU, and take its time. An entry of another instance (or
- * with no batch seen) reads the clock itself.
+ * and take its time. An entry of another batch (the drain moved to another
+ * CPU, or no batch event was seen) reads the clock itself.
  */
 struct batch_ctx {
 	__u64 ns;
+	__u64 seq;
 	__u32 id;
 };
 
@@ -73,6 +74,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	bc = bpf_map_lookup_elem(&batch_now, &zero);
 	if (bc) {
 		bc->ns = now;
+		bc->seq = BPF_CORE_READ(b, seq);
 		bc->id = id;
 	}
 	st = chmu_lookup_init(&insts, &id, &zero_inst);
@@ -116,7 +118,9 @@ static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 seq,
 	if (!chmu_wanted(memdev, chmu, inst))
 		return 0;
 	bc = bpf_map_lookup_elem(&batch_now, &zero);
-	now = bc && bc->id == id && bc->ns ? bc->ns : bpf_ktime_get_ns();
+	/* its own batch only: a drain may move to another CPU midway */
+	now = bc && bc->id == id && bc->seq == seq && bc->ns ? bc->ns :
+	      bpf_ktime_get_ns();
 	k.inst = id;
 	k.slot = dpa >> gran_shift;
 	u = bpf_map_lookup_elem(&units, &k);

@@ -28,17 +28,18 @@
 
 const char *argp_program_version = TOOL " 0.1";
 
-enum { OPT_EXEC = 1000, OPT_RINGBUF, OPT_VERBOSE };
+enum { OPT_EXEC = 1000, OPT_RINGBUF, OPT_VERBOSE, OPT_EXEC_MAX };
 
 static struct env {
 	struct alert_cfg cfg;
 	bool have_threshold, have_rearm, json, verbose;
 	uint64_t gran, ringbuf;
 	const char *exec;
+	unsigned int exec_max;
 	long interval, count;
 } env = {
 	.cfg = { .metric = ALERT_COUNT, .window = 5 },
-	.ringbuf = 256 * 1024, .interval = 1, .count = -1,
+	.ringbuf = 256 * 1024, .interval = 1, .count = -1, .exec_max = 4,
 };
 
 static const struct argp_option opts[] = {
@@ -49,6 +50,7 @@ static const struct argp_option opts[] = {
 	{ "holdoff", 'H', "SECS", 0, "At most one alert per key every SECS seconds (default 0)", 0 },
 	{ "granularity", 'g', "SIZE", 0, "Alert on regions of SIZE (a power of two) instead of units", 0 },
 	{ "exec", OPT_EXEC, "CMD", 0, "Run CMD (sh -c) per alert, the alert in CHMU_ALERT_* variables", 0 },
+	{ "exec-max", OPT_EXEC_MAX, "N", 0, "At most N --exec commands at once; an alert past them runs none, counted (default 4)", 0 },
 	{ "json", 'j', NULL, 0, "NDJSON records", 0 },
 	{ "ringbuf-size", OPT_RINGBUF, "SIZE", 0, "BPF ring buffer size (a power of two >= 4K; default 256K)", 0 },
 	{ "verbose", OPT_VERBOSE, NULL, 0, "libbpf debug output", 0 },
@@ -93,6 +95,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		    (env.gran & (env.gran - 1)))
 			argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
 		break;
+	case OPT_EXEC_MAX:
+		env.exec_max = chmu_argp_num(st, arg, 1, 1024);
+		break;
 	case OPT_EXEC:
 		env.exec = arg;
 		break;
@@ -130,7 +135,31 @@ struct state {
 	double mono_to_real;	/* add to CLOCK_MONOTONIC seconds */
 	unsigned int shift;
 	uint64_t received;
+	/* --exec: commands running, and those skipped or failed */
+	unsigned int hooks;
+	uint64_t hooks_skipped, hooks_failed;
 };
+
+/*
+ * Collect the --exec commands that ended (all of them, waiting, when
+ * @wait), reporting failures. Commands run beside the ring buffer's
+ * consumer, never inside it: a slow one must not turn into dropped
+ * entries.
+ */
+static void reap_hooks(struct state *s, bool wait)
+{
+	int status;
+	pid_t pid;
+
+	while (s->hooks && (pid = waitpid(-1, &status, wait ? 0 : WNOHANG)) > 0) {
+		s->hooks--;
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			s->hooks_failed++;
+			fprintf(stderr, TOOL ": --exec command failed (status %d)\n",
+				WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		}
+	}
+}
 
 static double mono_now(void)
 {
@@ -148,13 +177,17 @@ static const char *inst_name(struct state *s, uint32_t id)
 	return "?";
 }
 
-static void run_exec(const struct alert_event *ev, const char *inst,
-		     uint64_t dpa, double when)
+static void run_exec(struct state *s, const struct alert_event *ev,
+		     const char *inst, uint64_t dpa, double when)
 {
 	char buf[64];
 	pid_t pid;
-	int status;
 
+	reap_hooks(s, false);
+	if (s->hooks >= env.exec_max) {
+		s->hooks_skipped++;
+		return;
+	}
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0) {
@@ -178,13 +211,11 @@ static void run_exec(const struct alert_event *ev, const char *inst,
 		setenv("CHMU_ALERT_VALUE", chmu_fmt_num(ev->value, buf, sizeof(buf)), 1);
 		setenv("CHMU_ALERT_THRESHOLD",
 		       chmu_fmt_num(env.cfg.threshold, buf, sizeof(buf)), 1);
+		signal(SIGPIPE, SIG_DFL);	/* ignored by chmualert only */
 		execl("/bin/sh", "sh", "-c", env.exec, (char *)NULL);
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) == pid &&
-	    (!WIFEXITED(status) || WEXITSTATUS(status)))
-		fprintf(stderr, TOOL ": --exec command failed (status %d)\n",
-			WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	s->hooks++;
 }
 
 static void report(struct state *s, const struct alert_event *ev)
@@ -227,8 +258,8 @@ static void report(struct state *s, const struct alert_event *ev)
 		       env.cfg.metric == ALERT_RATE ? "/s" : "");
 		fflush(stdout);
 	}
-	if (env.exec)
-		run_exec(ev, inst, dpa, when);
+	if (env.exec && !chmu_exiting)
+		run_exec(s, ev, inst, dpa, when);
 }
 
 static int handle_event(void *ctx, void *data, size_t len)
@@ -355,6 +386,7 @@ int main(int argc, char **argv)
 				goto cleanup;
 			}
 			alert_tick(&s.table, mono_now());
+			reap_hooks(&s, false);
 			if (chmu_output_broken(TOOL, stdout))
 				break;
 		}
@@ -367,6 +399,10 @@ int main(int argc, char **argv)
 		}
 	}
 	ring_buffer__consume(rb);
+	reap_hooks(&s, true);	/* the commands still running end first */
+	if (s.hooks_skipped)
+		fprintf(stderr, TOOL ": %llu alerts ran no --exec command: %u were running (--exec-max)\n",
+			U(s.hooks_skipped), env.exec_max);
 	if (env.json) {
 		chmu_json_begin(stdout, "summary");
 		chmu_json_u64(stdout, "alerts", s.table.alerts);
@@ -375,6 +411,10 @@ int main(int argc, char **argv)
 		chmu_json_u64(stdout, "entries", s.received);
 		chmu_json_u64(stdout, "dropped", skel->bss->dropped);
 		chmu_json_u64(stdout, "untracked", s.table.full);
+		if (env.exec) {
+			chmu_json_u64(stdout, "exec_skipped", s.hooks_skipped);
+			chmu_json_u64(stdout, "exec_failed", s.hooks_failed);
+		}
 		chmu_json_end(stdout);
 	} else {
 		fprintf(stderr, TOOL ": %llu alerts, %llu suppressed by the hold-off, %llu re-armed; %llu entries seen, %llu dropped, %llu untracked\n",

@@ -112,7 +112,6 @@ struct state {
 	struct heat_grid *grids;	/* one per instance: a rolling window */
 	uint64_t intervals;		/* intervals ended so far */
 	unsigned int maxcols;		/* the window's intervals */
-	uint64_t late_cells;		/* cell sums of intervals out of the window */
 	__u64 (*total)[CHMUHEAT_SLOTS];	/* per instance, whole run */
 	struct hist *interval;		/* per instance, this interval */
 };
@@ -205,10 +204,8 @@ static void take_cell(struct state *s, const void *key, const void *val,
 	int i = inst_index(s, ck->inst);
 
 	/* the BPF program keeps rows past the grid out (beyond_rows) */
-	if (i >= 0 && (ck->row > UINT32_MAX ||
-		       heat_roll_add(&s->grids[i], col, col, ck->row,
-				     *(const __u64 *)val)))
-		s->late_cells++;
+	if (i >= 0 && ck->row < s->grids[i].rows)
+		heat_roll_add(&s->grids[i], col, col, ck->row, *(const __u64 *)val);
 }
 
 /* Take the interval's histograms and heatmap column (generation @g). */
@@ -501,6 +498,12 @@ int main(int argc, char **argv)
 	/* the heatmap's window: a run's whole length, or its last hour */
 	s.maxcols = env.window ? env.window : env.count > 0 && env.count <= 100000 ?
 		    env.count : 3600;
+	if ((uint64_t)s.maxcols * env.rows > HEAT_MAX_CELLS) {
+		fprintf(stderr, TOOL ": a heatmap of %u rows x %u intervals is more than %u cells: fewer rows (-g) or a smaller --window\n",
+			env.rows, s.maxcols, HEAT_MAX_CELLS);
+		err = CHMU_EXIT_USAGE;
+		goto cleanup;
+	}
 	s.grids = calloc(n, sizeof(*s.grids));
 	s.total = calloc(n, sizeof(*s.total));
 	s.interval = calloc(n, sizeof(*s.interval));
@@ -565,6 +568,8 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 		s.intervals++;
+		if (chmu_output_broken(TOOL, stdout))
+			break;
 	}
 	if (!env.json && !env.csv)
 		print_totals(&s);
@@ -585,9 +590,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, TOOL ": %llu entries not in the heatmap: their DPA is past its %u rows of %s\n",
 			U(s.skel->bss->beyond_rows), env.rows,
 			chmu_fmt_size(s.row_size, sz, sizeof(sz)));
-	if (s.late_cells)
-		fprintf(stderr, TOOL ": %llu heatmap cells of intervals out of its window not shown\n",
-			U(s.late_cells));
 	if (env.json) {
 		chmu_json_begin(stdout, "summary");
 		chmu_json_u64(stdout, "entries", s.skel->bss->entries);

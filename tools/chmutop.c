@@ -548,8 +548,14 @@ int main(int argc, char **argv)
 	}
 	/* BPF run-time statistics for the cost line, on request: all BPF
 	 * programs of the machine pay for them while they are on */
-	if (env.bpf_stats)
+	if (env.bpf_stats) {
 		stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (stats_fd < 0) {
+			fprintf(stderr, TOOL ": --bpf-stats: cannot enable the BPF statistics: %s\n",
+				strerror(errno));
+			env.bpf_stats = false;
+		}
+	}
 
 	s.interactive = !env.batch && !env.json && isatty(1) && isatty(0);
 	s.color = s.interactive && !chmu_no_color(stdout);

@@ -111,3 +111,22 @@ touch7 300
 wait $pid
 hmu_cfg enable=0
 expect_eq "$(cut -d' ' -f2- /tmp/alert.out)" "ALERT mem0.0.0 hpa $h7 dpa 0x0 nid - count 300 >= 200" "a region's alert"
+
+# --exec runs beside the ring buffer's consumer: with --exec-max 1 and a
+# command that holds until released, the second alert is reported at
+# once, runs no command, and is counted; the run's end waits for the one
+# still running.
+rm -f /tmp/hook.go /tmp/hook.ran
+hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
+chmualert -c 200 -j --exec-max 1 --exec 'while [ ! -e /tmp/hook.go ]; do sleep 0.1; done; echo "$CHMU_ALERT_DPA" >>/tmp/hook.ran' 1 4 >/tmp/alert.out 2>/tmp/alert.err &
+pid=$!
+sleep 0.5
+chmu-workload touch --dax "$DEV" --size 2M --units 3 --count 300 >/dev/null
+touch7 300
+for _ in $(seq 100); do [ "$(grep -c '"type":"alert"' /tmp/alert.out)" = 2 ] && break; sleep 0.1; done
+expect_eq "$(grep -c '"type":"alert"' /tmp/alert.out)" 2 "both alerts while the first command holds"
+touch /tmp/hook.go
+wait $pid
+hmu_cfg enable=0
+expect_eq "$(wc -l </tmp/hook.ran)" 1 "one command ran"
+expect_eq "$(jq -c 'select(.type=="summary") | [.alerts, .exec_skipped, .exec_failed]' /tmp/alert.out)" "[2,1,0]" "the second alert ran none, counted"

@@ -60,7 +60,8 @@ static void test_hysteresis(void)
 	CHECK(obs(&t, &k7, 2, 250, NULL) == 0);	/* still above 100 */
 	CHECK(obs(&t, &k7, 4, 150, NULL) == 0);	/* between: not re-armed */
 	CHECK(obs(&t, &k7, 6, 220, NULL) == 0);
-	CHECK(obs(&t, &k7, 8, 50, NULL) == 0);	/* re-arms */
+	CHECK(obs(&t, &k7, 8, 50, NULL) == 0);	/* re-arms once the batch is over: */
+	alert_tick(&t, 8.5);			/* the tool ticks after each poll */
 	CHECK(t.rearms == 1);
 	CHECK(obs(&t, &k7, 10, 220, &v) == 1 && v == 220);
 	CHECK(obs(&t, &k3, 10, 199, NULL) == 0);	/* other key, below */
@@ -121,6 +122,15 @@ static void test_batch_count(void)
 	for (e = 0; e < 5; e++) {	/* five epochs, one batch each */
 		alerts += obs_in(&t, &k7, e, 10 + e, 300, 0x110007000, &ev);
 		alerts += obs_in(&t, &k7, e, 10 + e, 100, 0x110003000, &ev);
+		alert_tick(&t, e + 0.5);
+	}
+	CHECK(alerts == 1 && t.alerts == 1 && t.rearms == 0);
+	alert_free(&t);
+	/* the device may post the colder unit first: still one alert */
+	CHECK(alert_init(&t, &c, 16) == 0);
+	for (e = 0, alerts = 0; e < 5; e++) {
+		alerts += obs_in(&t, &k7, e, 10 + e, 100, 0x110003000, &ev);
+		alerts += obs_in(&t, &k7, e, 10 + e, 300, 0x110007000, &ev);
 		alert_tick(&t, e + 0.5);
 	}
 	CHECK(alerts == 1 && t.alerts == 1 && t.rearms == 0);

@@ -82,7 +82,7 @@ static struct alert_state *find(struct alert_table *t,
 			s->armed = true;
 			s->last_alert = -1;
 			s->t = -1;
-			for (b = 0; b < ALERT_BUCKETS; b++)
+			for (b = 0; b <= ALERT_BUCKETS; b++)
 				s->b_step[b] = INT64_MIN;
 			s->key = *k;
 			t->used++;
@@ -92,23 +92,34 @@ static struct alert_state *find(struct alert_table *t,
 	return NULL;
 }
 
+/* The step of the window @now falls in (rounded down, also below 0). */
 static int64_t step_of(const struct alert_table *t, double now)
 {
-	return (int64_t)(now / (t->cfg.window / ALERT_BUCKETS));
+	double x = now / (t->cfg.window / ALERT_BUCKETS);
+	int64_t k = (int64_t)x;
+
+	return x < k ? k - 1 : k;
 }
 
 double alert_value(const struct alert_table *t, const struct alert_state *s,
 		   double now)
 {
-	int64_t step = step_of(t, now);
+	double w = t->cfg.window / ALERT_BUCKETS, lo = now - t->cfg.window;
+	int64_t step = step_of(t, now), first = step_of(t, lo);
 	double sum = 0;
 	unsigned int i;
 
 	if (t->cfg.metric == ALERT_COUNT)
 		return s->t >= 0 && now - s->t < t->cfg.window ? (double)s->count : 0;
-	for (i = 0; i < ALERT_BUCKETS; i++)
-		if (s->b_step[i] > step - ALERT_BUCKETS && s->b_step[i] <= step)
+	/* steps first..step hold the window; the first only in part */
+	for (i = 0; i <= ALERT_BUCKETS; i++) {
+		if (s->b_step[i] < first || s->b_step[i] > step)
+			continue;
+		if (s->b_step[i] > first)
 			sum += s->b_sum[i];
+		else
+			sum += s->b_sum[i] * (((first + 1) * w - lo) / w);
+	}
 	return sum / t->cfg.window;
 }
 
@@ -126,7 +137,7 @@ static void account(struct alert_table *t, struct alert_state *s, double now,
 		    uint64_t seq, uint64_t count, uint64_t hpa, int nid)
 {
 	int64_t step = step_of(t, now);
-	unsigned int b = (uint64_t)step % ALERT_BUCKETS;
+	unsigned int b = (uint64_t)step % (ALERT_BUCKETS + 1);
 	bool same = s->t >= 0 && s->seq == seq;
 
 	if (!same || count > s->count) {
@@ -154,8 +165,14 @@ int alert_observe(struct alert_table *t, const struct alert_key *key,
 		t->full++;
 		return 0;
 	}
+	/*
+	 * Re-arming looks at whole batches: the last one, before this entry
+	 * starts a new one. Within a batch the value only grows (count: its
+	 * largest; rate: a sum), whatever order the device posts units in.
+	 */
+	if (s->t < 0 || s->seq != seq)
+		maybe_rearm(t, s, now);
 	account(t, s, now, seq, count, hpa, nid);
-	maybe_rearm(t, s, now);
 	v = alert_value(t, s, now);
 	if (!s->armed || v < t->cfg.threshold)
 		return 0;
@@ -178,7 +195,8 @@ void alert_tick(struct alert_table *t, double now)
 {
 	size_t i;
 
+	/* a key with an entry in the last ALERT_SETTLE s may be mid-batch */
 	for (i = 0; i < t->cap; i++)
-		if (t->v[i].used)
+		if (t->v[i].used && now - t->v[i].t >= ALERT_SETTLE)
 			maybe_rearm(t, &t->v[i], now);
 }

@@ -31,8 +31,9 @@ struct alert_cfg {
 };
 
 /*
- * The rate's window slides in steps of window / ALERT_BUCKETS: counts are
- * summed per step, however many entries a key gets.
+ * The rate's window is summed in steps of window / ALERT_BUCKETS, however
+ * many entries a key gets; the oldest step counts for the part of it still
+ * inside the window (counts taken as spread evenly over a step).
  */
 #define ALERT_BUCKETS 16
 #define ALERT_INITIAL_KEYS 1024	/* the table doubles up to its maximum */
@@ -50,8 +51,8 @@ struct alert_state {
 	uint64_t seq, count;
 	double t;
 	/* rate: counts per step of the window, step number b_step[i] */
-	int64_t b_step[ALERT_BUCKETS];
-	uint64_t b_sum[ALERT_BUCKETS];
+	int64_t b_step[ALERT_BUCKETS + 1];
+	uint64_t b_sum[ALERT_BUCKETS + 1];
 	/* the hottest entry of the last batch: what an alert reports */
 	uint64_t hpa;
 	int nid;
@@ -94,7 +95,12 @@ int alert_observe(struct alert_table *t, const struct alert_key *key,
 		  double now, uint64_t seq, uint64_t count, uint64_t hpa,
 		  int nid, struct alert_event *ev);
 
-/* Time passes: re-arm the keys whose value fell below the re-arm level. */
+/*
+ * Time passes: re-arm the keys whose value fell below the re-arm level,
+ * but not one that had an entry in the last ALERT_SETTLE seconds: its
+ * batch may still be coming in (a drain takes milliseconds).
+ */
+#define ALERT_SETTLE 0.1
 void alert_tick(struct alert_table *t, double now);
 
 #endif

@@ -45,9 +45,14 @@ void chmu_catch_signals(void)
 
 bool chmu_output_broken(const char *tool, FILE *f)
 {
-	if (!fflush(f) && !ferror(f))
+	int failed;
+
+	errno = 0;
+	failed = fflush(f);
+	if (!failed && !ferror(f))
 		return false;
-	if (errno != EPIPE)
+	/* an earlier write failed (errno gone by now): a closed pipe, mostly */
+	if (failed && errno && errno != EPIPE)
 		fprintf(stderr, "%s: writing the output: %s\n", tool, strerror(errno));
 	chmu_exiting = 1;
 	return true;

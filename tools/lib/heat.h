@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #define HEAT_LEVELS 10		/* 0 = nothing, 1..9 increasingly hot */
+#define HEAT_MAX_CELLS (1U << 22)	/* rows x columns of a grid: 32 MiB */
 
 /* Bucket of @v: 0 holds 0 and 1, k holds 2^k .. 2^(k+1)-1. */
 unsigned int heat_log2_slot(uint64_t v);
