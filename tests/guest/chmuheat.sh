@@ -17,7 +17,20 @@ expect_eq "$rc:$out" "2:chmuheat: no selected CHMU instance is enabled: enable o
 rc=0; out=$(chmuheat -i 9.9 1 1 2>&1) || rc=$?
 expect_eq "$rc:$out" "2:chmuheat: no CHMU instance matches the -m/-i selection" "no such instance"
 rc=0; out=$(setpriv --reuid=65534 --regid=65534 --clear-groups chmuheat 1 1 2>&1) || rc=$?
-expect_eq "$rc:$out" "2:chmuheat: must run as root (it loads BPF programs)" "not root"
+expect_eq "$rc:$out" "2:chmuheat: needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN (it loads BPF programs): run as root" "not root"
+# Not root, but with CAP_BPF and CAP_PERFMON: it runs (and finds nothing
+# enabled); and without tracefs mounted it still finds the tracepoints.
+rc=0; out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+bpf,+perfmon \
+	--ambient-caps=+bpf,+perfmon chmuheat 1 1 2>&1) || rc=$?
+expect_eq "$rc:$out" "2:chmuheat: no selected CHMU instance is enabled: enable one through sysfs, perf, or --enable" "CAP_BPF and CAP_PERFMON suffice"
+if mountpoint -q /sys/kernel/tracing; then
+	umount /sys/kernel/tracing
+	rc=0; out=$(chmuheat 1 1 2>&1) || rc=$?
+	mount -t tracefs tracefs /sys/kernel/tracing
+	expect_eq "$rc:$out" "2:chmuheat: no selected CHMU instance is enabled: enable one through sysfs, perf, or --enable" "no tracefs needed"
+else
+	fail "tracefs is not mounted at /sys/kernel/tracing in the lab guest"
+fi
 for args in "-R 3M" "-i 0" "-m cxl0" "-t 5" "0" "1 1 1" "-x" "-j --csv"; do
 	rc=0
 	# shellcheck disable=SC2086

@@ -2,7 +2,15 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <linux/capability.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
 
 #include "chmubpf.h"
 
@@ -55,6 +63,86 @@ bool chmu_output_broken(const char *tool, FILE *f)
 	if (failed && errno && errno != EPIPE)
 		fprintf(stderr, "%s: writing the output: %s\n", tool, strerror(errno));
 	chmu_exiting = 1;
+	return true;
+}
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static bool have_cap(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[cap / 32].effective & (1U << (cap % 32));
+}
+
+/* Does a raw tracepoint @name exist? A do-nothing program attaches to it. */
+static bool raw_tp_exists(const char *name)
+{
+	struct bpf_insn prog[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd, tp;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL, "GPL", prog, 2, NULL);
+	if (fd < 0)
+		return false;
+	tp = bpf_raw_tracepoint_open(name, fd);
+	close(fd);
+	if (tp < 0)
+		return false;
+	close(tp);
+	return true;
+}
+
+/* Can tp_btf programs attach to @tp of module @mod: its BTF has the type. */
+static bool tp_btf_possible(const char *mod, const char *tp)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf(), *btf;
+	char name[128];
+	bool ok = false;
+
+	if (!vmlinux)
+		return false;
+	btf = btf__load_module_btf(mod, vmlinux);
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	if (btf)
+		ok = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
+	btf__free(btf);
+	btf__free(vmlinux);
+	return ok;
+}
+
+bool chmu_env_ok(const char *tool, bool *tp_btf)
+{
+	struct stat st;
+
+	if (!have_cap(CAP_SYS_ADMIN) && !(have_cap(CAP_BPF) && have_cap(CAP_PERFMON))) {
+		fprintf(stderr, "%s: needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN (it loads BPF programs): run as root\n",
+			tool);
+		return false;
+	}
+	if (stat("/sys/kernel/btf/vmlinux", &st)) {
+		fprintf(stderr, "%s: no kernel BTF (/sys/kernel/btf/vmlinux): needs CONFIG_DEBUG_INFO_BTF\n",
+			tool);
+		return false;
+	}
+	if (!raw_tp_exists("chmu_hotlist_entry") || !raw_tp_exists("chmu_hotlist_batch")) {
+		fprintf(stderr, "%s: no chmu tracepoints: load the driver (modprobe cxl_hmu)\n",
+			tool);
+		return false;
+	}
+	*tp_btf = !getenv("CHMU_RAW_TP") &&
+		  tp_btf_possible("cxl_hmu", "chmu_hotlist_entry") &&
+		  tp_btf_possible("cxl_hmu", "chmu_hotlist_batch");
 	return true;
 }
 

@@ -321,30 +321,6 @@ void chmu_inst_restore(struct chmu_inst *in)
 		restore_config(in);
 }
 
-bool chmu_env_ok(const char *tool, bool *tp_btf)
-{
-	struct stat st;
-
-	if (geteuid() != 0) {
-		fprintf(stderr, "%s: must run as root (it loads BPF programs)\n", tool);
-		return false;
-	}
-	if (stat("/sys/kernel/btf/vmlinux", &st)) {
-		fprintf(stderr, "%s: no kernel BTF (/sys/kernel/btf/vmlinux): needs CONFIG_DEBUG_INFO_BTF\n",
-			tool);
-		return false;
-	}
-	if (stat("/sys/kernel/tracing/events/chmu/chmu_hotlist_entry", &st) &&
-	    stat("/sys/kernel/debug/tracing/events/chmu/chmu_hotlist_entry", &st)) {
-		fprintf(stderr, "%s: no chmu tracepoints: load the driver (modprobe cxl_hmu)\n",
-			tool);
-		return false;
-	}
-	/* CHMU_RAW_TP=1 forces the raw_tp programs (testing, old kernels) */
-	*tp_btf = !stat("/sys/kernel/btf/cxl_hmu", &st) && !getenv("CHMU_RAW_TP");
-	return true;
-}
-
 int chmu_parse_size(const char *s, uint64_t *out)
 {
 	return parse_size(s, out) ? -EINVAL : 0;

@@ -82,15 +82,6 @@ void chmu_inst_restore(struct chmu_inst *in);
 bool chmu_settings_given(const struct chmu_settings *s);
 
 /*
- * The environment check every tool runs first: root, tracefs with the
- * chmu tracepoints, kernel BTF. On failure it prints "TOOL: reason" and
- * returns false. *tp_btf says whether the driver's module BTF allows
- * tp_btf programs (else raw_tp; CHMU_RAW_TP=1 in the environment forces
- * raw_tp).
- */
-bool chmu_env_ok(const char *tool, bool *tp_btf);
-
-/*
  * The options every tool shares, as an argp child: -m/--memdev,
  * -i/--instance, and --enable with -t, -u, -e, -M, -d. Results land in
  * chmu_opts.
