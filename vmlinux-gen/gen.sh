@@ -20,7 +20,8 @@ mkdir -p "$out"
 msg VMLINUX "generating vmlinux.h from $(basename "$vmlinux") and $(basename "$mod") BTF"
 # A split BTF dump carries the base (vmlinux) types as well.
 bpftool btf dump file "$mod" --base-btf "$vmlinux" format c >"$out/vmlinux.h.tmp"
-grep -q '^struct trace_event_raw_chmu_hotlist_entry {' "$out/vmlinux.h.tmp" ||
-	die "the cxl_hmu BTF lacks the chmu tracepoint types"
+# the type the tools read with CO-RE (the batch programs' argument)
+grep -q '^struct chmu_batch {' "$out/vmlinux.h.tmp" ||
+	die "the cxl_hmu BTF lacks struct chmu_batch, which the tools read"
 mv "$out/vmlinux.h.tmp" "$out/vmlinux.h"
 echo "$key" >"$out/key"
