@@ -154,6 +154,8 @@ static void bpf_cost(struct state *s, uint64_t *ns, uint64_t *runs)
 	struct bpf_program *p;
 
 	*ns = *runs = 0;
+	if (!env.bpf_stats)	/* nothing is measured: no syscalls per frame */
+		return;
 	bpf_object__for_each_program(p, s->skel->obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);

@@ -105,6 +105,23 @@ static void test_rate(void)
 	alert_free(&t);
 }
 
+/* Five epochs, one batch each: the hot and the cold unit of a region. */
+static int five_epochs(struct alert_table *t, bool cold_first)
+{
+	struct alert_event ev = { 0 };
+	int e, alerts = 0;
+
+	for (e = 0; e < 5; e++) {
+		if (cold_first)
+			alerts += obs_in(t, &k7, e, 10 + e, 100, 0x110003000, &ev);
+		alerts += obs_in(t, &k7, e, 10 + e, 300, 0x110007000, &ev);
+		if (!cold_first)
+			alerts += obs_in(t, &k7, e, 10 + e, 100, 0x110003000, &ev);
+		alert_tick(t, e + 0.5);
+	}
+	return alerts;
+}
+
 /*
  * A region (-g) key whose batch holds a hot unit and then colder ones:
  * the count is the batch's largest, so the colder units neither re-arm
@@ -116,24 +133,13 @@ static void test_batch_count(void)
 	struct alert_table t;
 	struct alert_cfg c = { ALERT_COUNT, 200, 150, 3, 0 };
 	struct alert_event ev = { 0 };
-	int e, alerts = 0;
 
 	CHECK(alert_init(&t, &c, 16) == 0);
-	for (e = 0; e < 5; e++) {	/* five epochs, one batch each */
-		alerts += obs_in(&t, &k7, e, 10 + e, 300, 0x110007000, &ev);
-		alerts += obs_in(&t, &k7, e, 10 + e, 100, 0x110003000, &ev);
-		alert_tick(&t, e + 0.5);
-	}
-	CHECK(alerts == 1 && t.alerts == 1 && t.rearms == 0);
+	CHECK(five_epochs(&t, false) == 1 && t.alerts == 1 && t.rearms == 0);
 	alert_free(&t);
 	/* the device may post the colder unit first: still one alert */
 	CHECK(alert_init(&t, &c, 16) == 0);
-	for (e = 0, alerts = 0; e < 5; e++) {
-		alerts += obs_in(&t, &k7, e, 10 + e, 100, 0x110003000, &ev);
-		alerts += obs_in(&t, &k7, e, 10 + e, 300, 0x110007000, &ev);
-		alert_tick(&t, e + 0.5);
-	}
-	CHECK(alerts == 1 && t.alerts == 1 && t.rearms == 0);
+	CHECK(five_epochs(&t, true) == 1 && t.alerts == 1 && t.rearms == 0);
 	/* colder first, then the hot one: the same, and its HPA */
 	alert_free(&t);
 	CHECK(alert_init(&t, &c, 16) == 0);

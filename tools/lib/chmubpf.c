@@ -83,39 +83,49 @@ static bool have_cap(int cap)
 	return d[cap / 32].effective & (1U << (cap % 32));
 }
 
-/* Does a raw tracepoint @name exist? A do-nothing program attaches to it. */
-static bool raw_tp_exists(const char *name)
+/* The tracepoints every tool attaches to */
+static const char *const chmu_tps[] = { "chmu_hotlist_entry", "chmu_hotlist_batch" };
+#define CHMU_NR_TPS (sizeof(chmu_tps) / sizeof(chmu_tps[0]))
+
+/* Do the raw tracepoints exist? One do-nothing program attaches to each. */
+static bool raw_tps_exist(void)
 {
 	struct bpf_insn prog[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
+	bool ok = true;
+	unsigned int i;
 	int fd, tp;
 
 	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL, "GPL", prog, 2, NULL);
 	if (fd < 0)
 		return false;
-	tp = bpf_raw_tracepoint_open(name, fd);
+	for (i = 0; ok && i < CHMU_NR_TPS; i++) {
+		tp = bpf_raw_tracepoint_open(chmu_tps[i], fd);
+		ok = tp >= 0;
+		if (ok)
+			close(tp);
+	}
 	close(fd);
-	if (tp < 0)
-		return false;
-	close(tp);
-	return true;
+	return ok;
 }
 
-/* Can tp_btf programs attach to @tp of module @mod: its BTF has the type. */
-static bool tp_btf_possible(const char *mod, const char *tp)
+/* Can tp_btf programs attach: module @mod's BTF has every btf_trace_ type. */
+static bool tp_btf_possible(const char *mod)
 {
 	struct btf *vmlinux = btf__load_vmlinux_btf(), *btf;
-	char name[128];
 	bool ok = false;
+	unsigned int i;
+	char name[128];
 
 	if (!vmlinux)
 		return false;
 	btf = btf__load_module_btf(mod, vmlinux);
-	snprintf(name, sizeof(name), "btf_trace_%s", tp);
-	if (btf)
+	for (i = 0, ok = btf != NULL; ok && i < CHMU_NR_TPS; i++) {
+		snprintf(name, sizeof(name), "btf_trace_%s", chmu_tps[i]);
 		ok = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
+	}
 	btf__free(btf);
 	btf__free(vmlinux);
 	return ok;
@@ -135,14 +145,12 @@ bool chmu_env_ok(const char *tool, bool *tp_btf)
 			tool);
 		return false;
 	}
-	if (!raw_tp_exists("chmu_hotlist_entry") || !raw_tp_exists("chmu_hotlist_batch")) {
+	if (!raw_tps_exist()) {
 		fprintf(stderr, "%s: no chmu tracepoints: load the driver (modprobe cxl_hmu)\n",
 			tool);
 		return false;
 	}
-	*tp_btf = !getenv("CHMU_RAW_TP") &&
-		  tp_btf_possible("cxl_hmu", "chmu_hotlist_entry") &&
-		  tp_btf_possible("cxl_hmu", "chmu_hotlist_batch");
+	*tp_btf = !getenv("CHMU_RAW_TP") && tp_btf_possible("cxl_hmu");
 	return true;
 }
 
