@@ -80,7 +80,7 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 $(addprefix $(BUILD)/bin/,$(BPF_TOOLS)): $(BUILD)/bin/%: tools/%.c tools/%.h $(BUILD)/bpf/%.skel.h $(TOOL_LIB) tools/lib/chmubpf.c tools/lib/*.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bpf -o $@ $< $(TOOL_LIB) tools/lib/chmubpf.c -lbpf -lelf -lz -lm $(LIBS_$*)
+	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bpf -o $@ $< $(TOOL_LIB) tools/lib/chmubpf.c tools/lib/chmubtf.c -lbpf -lelf -lz -lm $(LIBS_$*)
 
 # The exporter's HTTP server: libmicrohttpd, as Debian ships it.
 LIBS_chmu-exporter := -lmicrohttpd -lpthread
@@ -90,10 +90,13 @@ $(BUILD)/bin/%: tools/%.c $(TOOL_LIB) tools/lib/*.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(TOOL_LIB) -lm
 
-$(BUILD)/tests/%: tests/host/%.c $(TOOL_LIB) tools/lib/*.h tests/host/check.h
+$(BUILD)/tests/%: tests/host/%.c $(TOOL_LIB) tools/lib/*.h tools/lib/chmubtf.c tests/host/check.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(TOOL_LIB) -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(TOOL_LIB) -lm $(LIBS_$*)
+
+# The tracepoint type check works on libbpf's struct btf.
+LIBS_test_btf := tools/lib/chmubtf.c -lbpf -lelf -lz
 
 FORCE:
 

@@ -3,8 +3,8 @@
  * chmu-exporter: cumulative per-instance counters, a log2 histogram of
  * entry counts, summed counts per DPA region (a bounded map: entries of
  * regions that find no room are counted) and hot units per NUMA node of
- * the latest posting, from the chmu:chmu_hotlist_batch and
- * chmu:chmu_hotlist_entry tracepoints. User space reads the maps when
+ * the latest posting, from the chmu:chmu_hotlist_batch tracepoint (one
+ * program run per drain walks its entries). User space reads the maps when
  * Prometheus scrapes; nothing is reset by reading.
  */
 #include "vmlinux.h"
@@ -49,7 +49,7 @@ struct {
 	__type(value, struct exp_node);
 } nodes SEC(".maps");
 
-__u64 untracked;	/* entries with no instance state: map full, or batch before attach */
+__u64 untracked;	/* entries with no instance state (map full), or unreadable */
 
 static const struct exp_inst zero_inst;
 static const struct exp_node zero_node;
@@ -60,37 +60,6 @@ static __always_inline __u64 window_len(__u32 id)
 	__u64 *len = bpf_map_lookup_elem(&windows, &id);
 
 	return len && *len ? *len : 1000000000ULL;
-}
-
-static __always_inline int on_batch(struct chmu_batch *b)
-{
-	int memdev, chmu, inst;
-	struct exp_inst *st;
-	__u64 now;
-	__u32 id;
-
-	if (!b)
-		return 0;
-	memdev = BPF_CORE_READ(b, memdev);
-	chmu = BPF_CORE_READ(b, chmu);
-	inst = BPF_CORE_READ(b, inst);
-	if (!chmu_wanted(memdev, chmu, inst))
-		return 0;
-	id = CHMU_ID(memdev, chmu, inst);
-	st = chmu_lookup_init(&insts, &id, &zero_inst);
-	if (!st)
-		return 0;	/* its entries count as untracked */
-	now = bpf_ktime_get_ns();
-	st->batch_ns = now;
-	/* the driver drains an instance on one CPU at a time */
-	if (!st->group || now - st->group_ns >= window_len(id) / 2) {
-		st->group++;
-		st->group_ns = now;
-	}
-	__sync_fetch_and_add(&st->batches, 1);
-	if (BPF_CORE_READ(b, overflow))
-		__sync_fetch_and_add(&st->overflows, 1);
-	return 0;
 }
 
 static __always_inline void count_node(struct exp_inst *st, __u32 id, int nid)
@@ -110,45 +79,89 @@ static __always_inline void count_node(struct exp_inst *st, __u32 id, int nid)
 	n->cur++;
 }
 
-static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 seq,
-				    __u64 dpa, __u64 hpa, int nid, __u64 count)
-{
-	__u32 id = CHMU_ID(memdev, chmu, inst), b;
-	struct exp_region_key rk = {};
-	struct exp_region *r;
+struct walk {
+	const struct chmu_entry *entries;
 	struct exp_inst *st;
+	__u32 id;
+};
 
-	if (!chmu_wanted(memdev, chmu, inst))
-		return 0;
-	st = bpf_map_lookup_elem(&insts, &id);	/* its batch made it */
-	if (!st) {
+static long on_entry(__u32 i, void *ctx)
+{
+	struct walk *w = ctx;
+	struct exp_region_key rk = {};
+	struct exp_inst *st = w->st;
+	struct exp_region *r;
+	struct chmu_ent e;
+	__u32 b;
+
+	if (!st)
+		return 1;
+	if (chmu_entry_read(w->entries, i, &e)) {
 		__sync_fetch_and_add(&untracked, 1);
 		return 0;
 	}
 	__sync_fetch_and_add(&st->entries, 1);
-	__sync_fetch_and_add(&st->count_sum, count);
-	b = chmu_log2(count);
+	__sync_fetch_and_add(&st->count_sum, e.count);
+	b = chmu_log2(e.count);
 	if (b >= EXP_HIST_BUCKETS)
 		b = EXP_HIST_BUCKETS - 1;
 	__sync_fetch_and_add(&st->hist[b], 1);
 
-	rk.inst = id;
-	rk.nid = nid;
-	rk.slot = dpa >> region_shift;
+	rk.inst = w->id;
+	rk.nid = e.nid;
+	rk.slot = e.dpa >> region_shift;
 	r = chmu_lookup_init(&regions, &rk, &zero_region);
 	if (r) {
-		__sync_fetch_and_add(&r->count_sum, count);
+		__sync_fetch_and_add(&r->count_sum, e.count);
 		__sync_fetch_and_add(&r->entries, 1);
 	} else {
 		__sync_fetch_and_add(&st->region_dropped, 1);
-		__sync_fetch_and_add(&st->region_dropped_counts, count);
+		__sync_fetch_and_add(&st->region_dropped_counts, e.count);
 	}
-	count_node(st, id, nid);
+	count_node(st, w->id, e.nid);
+	return 0;
+}
+
+/* One run per drain: the instance's counters, then its entries. */
+static __always_inline int on_batch(struct chmu_batch *b)
+{
+	int memdev, chmu, inst;
+	struct walk w = {};
+	struct exp_inst *st;
+	__u64 now;
+	__u32 nr;
+
+	if (!b)
+		return 0;
+	memdev = BPF_CORE_READ(b, memdev);
+	chmu = BPF_CORE_READ(b, chmu);
+	inst = BPF_CORE_READ(b, inst);
+	if (!chmu_wanted(memdev, chmu, inst))
+		return 0;
+	nr = BPF_CORE_READ(b, nr);
+	w.id = CHMU_ID(memdev, chmu, inst);
+	st = chmu_lookup_init(&insts, &w.id, &zero_inst);
+	if (!st) {
+		__sync_fetch_and_add(&untracked, nr);
+		return 0;
+	}
+	now = bpf_ktime_get_ns();
+	st->batch_ns = now;
+	/* the driver drains an instance on one CPU at a time */
+	if (!st->group || now - st->group_ns >= window_len(w.id) / 2) {
+		st->group++;
+		st->group_ns = now;
+	}
+	__sync_fetch_and_add(&st->batches, 1);
+	if (BPF_CORE_READ(b, overflow))
+		__sync_fetch_and_add(&st->overflows, 1);
+	w.entries = BPF_CORE_READ(b, entries);
+	w.st = st;
+	if (nr && w.entries)
+		bpf_loop(nr, on_entry, &w, 0);
 	return 0;
 }
 
 CHMU_BATCH_PROGS(on_batch)
-
-CHMU_ENTRY_PROGS(on_entry)
 
 char LICENSE[] SEC("license") = "GPL";

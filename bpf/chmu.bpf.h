@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Helpers shared by the CHMU BPF programs. */
+#include <bpf/bpf_core_read.h>
 #ifndef CHMU_BPF_H
 #define CHMU_BPF_H
 
@@ -32,28 +33,13 @@ static __always_inline bool chmu_wanted(int memdev, int chmu, int inst)
 }
 
 /*
- * The two programs on chmu:chmu_hotlist_entry every tool carries: tp_btf
- * where the driver's module BTF allows it, raw_tp otherwise (user space
- * keeps one). Both call HANDLER(memdev, chmu, inst, seq, dpa, hpa, nid,
- * count): seq is the batch (drain) of the instance the entry came in.
- */
-#define CHMU_ENTRY_PROGS(HANDLER)						\
-SEC("tp_btf/chmu_hotlist_entry")						\
-int BPF_PROG(entry_btf, int memdev, int chmu, int inst, u64 seq, u64 unit,	\
-	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)		\
-{										\
-	return HANDLER(memdev, chmu, inst, seq, dpa, hpa, nid, count);		\
-}										\
-SEC("raw_tp/chmu_hotlist_entry")						\
-int BPF_PROG(entry_raw, int memdev, int chmu, int inst, u64 seq, u64 unit,	\
-	     u64 dpa, u64 hpa, int nid, u64 count, u32 unit_shift)		\
-{										\
-	return HANDLER(memdev, chmu, inst, seq, dpa, hpa, nid, count);		\
-}
-
-/*
- * The pair on chmu:chmu_hotlist_batch, as CHMU_ENTRY_PROGS: both call
- * HANDLER(struct chmu_batch *), which reads the batch through CO-RE.
+ * The pair of programs on chmu:chmu_hotlist_batch every tool carries:
+ * tp_btf where the driver's module BTF allows it, raw_tp otherwise (user
+ * space keeps one). Both call HANDLER(struct chmu_batch *), which reads the
+ * batch, and walks its decoded entries, through CO-RE: every field is
+ * found by name in the driver's BTF, so a driver that orders them
+ * differently is read right, and one that lacks a field fails the load
+ * (user space checks the types first and says which: chmubtf.h).
  */
 #define CHMU_BATCH_PROGS(HANDLER)						\
 SEC("tp_btf/chmu_hotlist_batch")						\
@@ -65,6 +51,42 @@ SEC("raw_tp/chmu_hotlist_batch")						\
 int BPF_PROG(batch_raw, struct chmu_batch *b)					\
 {										\
 	return HANDLER(b);							\
+}
+
+/* What a tool takes from one decoded entry (struct chmu_entry). */
+struct chmu_ent {
+	__u64 unit;
+	__u64 dpa;
+	__u64 hpa;
+	__u64 count;
+	__s32 nid;
+};
+
+/* The largest struct chmu_entry the programs take (checked: chmubtf.c) */
+#define CHMU_ENTRY_MAX_SIZE 64
+
+#define CHMU_ENT_FIELD(raw, type, field)					\
+	(*(type *)((void *)(raw) + bpf_core_field_offset(struct chmu_entry, field)))
+
+/*
+ * Entry @i of a batch's array at @base: one read of the whole entry (its
+ * size as the driver's BTF has it), then each field at its offset there.
+ * The field sizes are the ones user space checked before loading.
+ */
+static __always_inline int chmu_entry_read(const struct chmu_entry *base,
+					   __u32 i, struct chmu_ent *e)
+{
+	__u64 raw[CHMU_ENTRY_MAX_SIZE / 8];
+	__u32 sz = bpf_core_type_size(struct chmu_entry);
+
+	if (bpf_probe_read_kernel(raw, sz, (const void *)base + (__u64)i * sz))
+		return -1;
+	e->unit = CHMU_ENT_FIELD(raw, __u64, unit);
+	e->dpa = CHMU_ENT_FIELD(raw, __u64, dpa);
+	e->hpa = CHMU_ENT_FIELD(raw, __u64, hpa);
+	e->count = CHMU_ENT_FIELD(raw, __u64, count);
+	e->nid = CHMU_ENT_FIELD(raw, __s32, nid);
+	return 0;
 }
 
 /* Lookup, or insert zeroed and look up again; NULL when the map is full. */

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * chmualert: hand each chmu:chmu_hotlist_entry of the selected instances
- * to user space through a BPF ring buffer, where the alert state machine
- * runs; entries the ring buffer cannot take are counted.
+ * chmualert: hand the entries of each drain of the selected instances to
+ * user space, where the alert state machine runs: one program run per
+ * drain (chmu:chmu_hotlist_batch), one ring-buffer record per 64 of its
+ * entries. Entries the ring buffer cannot take are counted.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "chmualert.h"
 #include "chmu.bpf.h"
-
 
 __u64 sent;
 __u64 dropped;
@@ -19,30 +20,93 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } events SEC(".maps");
 
-static __always_inline int on_entry(int memdev, int chmu, int inst, __u64 seq,
-				    __u64 dpa, __u64 hpa, int nid, __u64 count)
-{
-	struct alert_entry *e;
+/* The chunk being filled on this CPU (a program never runs twice at once on one) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct alert_chunk);
+} chunk SEC(".maps");
 
-	if (!chmu_wanted(memdev, chmu, inst))
-		return 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
+struct walk {
+	const struct chmu_entry *entries;
+};
+
+static __always_inline void ship(struct alert_chunk *c)
+{
+	__u32 n = c->n;
+
+	if (!n)
+		return;
+	if (n > ALERT_CHUNK)
+		n = ALERT_CHUNK;
+	if (bpf_ringbuf_output(&events, c, offsetof(struct alert_chunk, e) +
+			       n * sizeof(struct alert_item), 0))
+		__sync_fetch_and_add(&dropped, n);
+	else
+		__sync_fetch_and_add(&sent, n);
+	c->n = 0;
+}
+
+static long on_entry(__u32 i, void *ctx)
+{
+	struct walk *w = ctx;
+	struct alert_chunk *c;
+	struct alert_item *it;
+	struct chmu_ent e;
+	__u32 k = 0, n;
+
+	c = bpf_map_lookup_elem(&chunk, &k);
+	if (!c)
+		return 1;
+	if (chmu_entry_read(w->entries, i, &e)) {
 		__sync_fetch_and_add(&dropped, 1);
 		return 0;
 	}
-	e->ts = bpf_ktime_get_ns();
-	e->dpa = dpa;
-	e->hpa = hpa;
-	e->count = count;
-	e->seq = seq;
-	e->inst = CHMU_ID(memdev, chmu, inst);
-	e->nid = nid;
-	bpf_ringbuf_submit(e, 0);
-	__sync_fetch_and_add(&sent, 1);
+	n = c->n;
+	if (n >= ALERT_CHUNK)
+		return 1;
+	it = &c->e[n];
+	it->dpa = e.dpa;
+	it->hpa = e.hpa;
+	it->count = e.count;
+	it->nid = e.nid;
+	c->n = n + 1;
+	if (c->n == ALERT_CHUNK)
+		ship(c);
 	return 0;
 }
 
-CHMU_ENTRY_PROGS(on_entry)
+static __always_inline int on_batch(struct chmu_batch *b)
+{
+	struct alert_chunk *c;
+	struct walk w = {};
+	int memdev, chmu, inst;
+	__u32 k = 0, nr;
+
+	if (!b)
+		return 0;
+	memdev = BPF_CORE_READ(b, memdev);
+	chmu = BPF_CORE_READ(b, chmu);
+	inst = BPF_CORE_READ(b, inst);
+	if (!chmu_wanted(memdev, chmu, inst))
+		return 0;
+	nr = BPF_CORE_READ(b, nr);
+	w.entries = BPF_CORE_READ(b, entries);
+	if (!nr || !w.entries)
+		return 0;
+	c = bpf_map_lookup_elem(&chunk, &k);
+	if (!c)
+		return 0;
+	c->ts = bpf_ktime_get_ns();
+	c->seq = BPF_CORE_READ(b, seq);
+	c->inst = CHMU_ID(memdev, chmu, inst);
+	c->n = 0;
+	bpf_loop(nr, on_entry, &w, 0);
+	ship(c);
+	return 0;
+}
+
+CHMU_BATCH_PROGS(on_batch)
 
 char LICENSE[] SEC("license") = "GPL";

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * chmuheat: aggregate chmu:chmu_hotlist_entry in the kernel into a log2
- * histogram of counts per instance, per-region statistics and
- * histograms, and address x interval heatmap cells. Nothing per entry
+ * chmuheat: aggregate each drain of the CHMU hotlist in the kernel into a
+ * log2 histogram of counts per instance, per-region statistics and
+ * histograms, and address x interval heatmap cells. One program run per
+ * drain (chmu:chmu_hotlist_batch) walks its entries; nothing per entry
  * goes to user space.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "chmuheat.h"
@@ -17,10 +19,14 @@ const volatile __u64 max_rows = 16;	/* the heatmap's rows */
 
 __u32 gen;		/* flipped by user space each interval */
 __u64 entries;		/* entries seen */
+__u64 batches;		/* drains seen */
+__u64 overflows;	/* drains that saw the device's overflow status */
+__u64 lost;		/* the driver's lost entries since the tool's first drain */
 /* entries missing from one aggregate, by reason (the others have them) */
 __u64 dropped_hist;	/* the histogram map was full */
 __u64 dropped_region;	/* the region map was full */
 __u64 dropped_cell;	/* the heatmap cell map was full */
+__u64 dropped_read;	/* unreadable entries (in no aggregate) */
 __u64 beyond_rows;	/* DPA past the heatmap's rows (the capacity) */
 
 struct {
@@ -44,73 +50,218 @@ struct {
 	__type(value, __u64);
 } cells SEC(".maps");
 
+/* The last lost count seen per instance: the driver's is cumulative */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CHMUHEAT_MAX_INST);
+	__type(key, __u32);
+	__type(value, __u64);
+} inst_lost SEC(".maps");
+
+/*
+ * One drain's aggregates, built on this CPU while its entries are walked
+ * and added to the maps once per run of entries of one region (or cell)
+ * and once per drain for the histogram: a map update per region a drain
+ * touches, not per entry. A program does not run twice at once on a CPU.
+ */
+struct scratch {
+	struct hist h;
+	struct region_key rk;
+	struct region_val rv;
+	struct cell_key ck;
+	__u64 cell;
+	__u64 cell_entries;
+	__u32 have_region;
+	__u32 have_cell;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
 static const struct hist zero_hist;
 static const struct region_val zero_region = { .hpa_lo = ~0ULL };
 static const __u64 zero;
 
-static __always_inline int handle(int memdev, int chmu, int inst, __u64 seq,
-				  __u64 dpa, __u64 hpa, int nid, __u64 count)
+struct walk {
+	const struct chmu_entry *entries;
+	__u32 id;
+	__u32 gen;
+};
+
+static __always_inline void flush_region(struct scratch *s)
 {
-	struct hist_key hk = {};
-	struct region_key rk = {};
-	struct cell_key ck = {};
 	struct region_val *rv;
-	struct hist *h;
+	int j;
+
+	if (!s->have_region)
+		return;
+	s->have_region = 0;
+	rv = chmu_lookup_init(&regions, &s->rk, &zero_region);
+	if (!rv) {
+		__sync_fetch_and_add(&dropped_region, s->rv.entries);
+		return;
+	}
+	__sync_fetch_and_add(&rv->entries, s->rv.entries);
+	__sync_fetch_and_add(&rv->sum, s->rv.sum);
+	for (j = 0; j < CHMUHEAT_SLOTS; j++)
+		if (s->rv.slots[j])
+			__sync_fetch_and_add(&rv->slots[j], s->rv.slots[j]);
+	/* Racy min/max: drains of one instance are serialized anyway */
+	if (s->rv.max > rv->max)
+		rv->max = s->rv.max;
+	if (s->rv.hpa_lo < rv->hpa_lo)
+		rv->hpa_lo = s->rv.hpa_lo;
+	if (s->rv.hpa_hi > rv->hpa_hi)
+		rv->hpa_hi = s->rv.hpa_hi;
+}
+
+static __always_inline void flush_cell(struct scratch *s)
+{
 	__u64 *cell;
-	__u32 slot, g = *(volatile __u32 *)&gen;
 
-	if (!chmu_wanted(memdev, chmu, inst))
+	if (!s->have_cell)
+		return;
+	s->have_cell = 0;
+	cell = chmu_lookup_init(&cells, &s->ck, &zero);
+	if (cell)
+		__sync_fetch_and_add(cell, s->cell);
+	else
+		__sync_fetch_and_add(&dropped_cell, s->cell_entries);
+}
+
+static long on_entry(__u32 i, void *ctx)
+{
+	struct walk *w = ctx;
+	struct chmu_ent e;
+	struct scratch *s;
+	__u32 slot, zero_key = 0;
+	__u64 region, row;
+
+	s = bpf_map_lookup_elem(&scratch, &zero_key);
+	if (!s)
+		return 1;
+	if (chmu_entry_read(w->entries, i, &e)) {
+		__sync_fetch_and_add(&dropped_read, 1);
 		return 0;
-
-	slot = chmu_log2(count);
+	}
+	slot = chmu_log2(e.count);
 	if (slot >= CHMUHEAT_SLOTS)
 		slot = CHMUHEAT_SLOTS - 1;
+	s->h.slots[slot]++;
 
-	__sync_fetch_and_add(&entries, 1);
-	/* each aggregate on its own: a full map loses the entry there only */
-	hk.inst = CHMU_ID(memdev, chmu, inst);
-	hk.gen = g;
-	h = chmu_lookup_init(&hists, &hk, &zero_hist);
-	if (h)
-		__sync_fetch_and_add(&h->slots[slot], 1);
-	else
-		__sync_fetch_and_add(&dropped_hist, 1);
-
-	rk.inst = hk.inst;
-	rk.region = dpa >> region_shift;
-	rv = chmu_lookup_init(&regions, &rk, &zero_region);
-	if (rv) {
-		__sync_fetch_and_add(&rv->entries, 1);
-		__sync_fetch_and_add(&rv->sum, count);
-		__sync_fetch_and_add(&rv->slots[slot], 1);
-		/* Racy min/max: drains of one instance are serialized anyway */
-		if (count > rv->max)
-			rv->max = count;
-		if (hpa != ~0ULL) {
-			if (hpa < rv->hpa_lo)
-				rv->hpa_lo = hpa;
-			if (rv->hpa_hi == 0 || hpa > rv->hpa_hi)
-				rv->hpa_hi = hpa;
-		}
-	} else {
-		__sync_fetch_and_add(&dropped_region, 1);
+	region = e.dpa >> region_shift;
+	if (s->have_region && s->rk.region != region)
+		flush_region(s);
+	if (!s->have_region) {
+		/*
+		 * The value first: clang 14 drops stores to *s made just
+		 * before a struct copy into s->rv.
+		 */
+		__builtin_memset(&s->rv, 0, sizeof(s->rv));
+		s->rv.hpa_lo = ~0ULL;
+		s->rk.inst = w->id;
+		s->rk.region = region;
+		s->have_region = 1;
+	}
+	s->rv.entries++;
+	s->rv.sum += e.count;
+	s->rv.slots[slot]++;
+	if (e.count > s->rv.max)
+		s->rv.max = e.count;
+	if (e.hpa != ~0ULL) {
+		if (e.hpa < s->rv.hpa_lo)
+			s->rv.hpa_lo = e.hpa;
+		if (e.hpa > s->rv.hpa_hi)
+			s->rv.hpa_hi = e.hpa;
 	}
 
-	ck.inst = hk.inst;
-	ck.gen = g;
-	ck.row = dpa >> row_shift;
-	if (ck.row >= max_rows) {
+	row = e.dpa >> row_shift;
+	if (row >= max_rows) {
 		__sync_fetch_and_add(&beyond_rows, 1);
 		return 0;
 	}
-	cell = chmu_lookup_init(&cells, &ck, &zero);
-	if (cell)
-		__sync_fetch_and_add(cell, count);
-	else
-		__sync_fetch_and_add(&dropped_cell, 1);
+	if (s->have_cell && s->ck.row != row)
+		flush_cell(s);
+	if (!s->have_cell) {
+		s->have_cell = 1;
+		s->ck.inst = w->id;
+		s->ck.gen = w->gen;
+		s->ck.row = row;
+		s->cell = 0;
+		s->cell_entries = 0;
+	}
+	s->cell += e.count;
+	s->cell_entries++;
 	return 0;
 }
 
-CHMU_ENTRY_PROGS(handle)
+static __always_inline int on_batch(struct chmu_batch *b)
+{
+	struct hist_key hk = {};
+	struct walk w = {};
+	struct scratch *s;
+	struct hist *h;
+	int memdev, chmu, inst, j;
+	__u64 l, *lp;
+	__u32 nr, zero_key = 0;
+
+	if (!b)
+		return 0;
+	memdev = BPF_CORE_READ(b, memdev);
+	chmu = BPF_CORE_READ(b, chmu);
+	inst = BPF_CORE_READ(b, inst);
+	if (!chmu_wanted(memdev, chmu, inst))
+		return 0;
+	w.id = CHMU_ID(memdev, chmu, inst);
+	w.gen = *(volatile __u32 *)&gen;
+	__sync_fetch_and_add(&batches, 1);
+	if (BPF_CORE_READ(b, overflow))
+		__sync_fetch_and_add(&overflows, 1);
+	/*
+	 * The driver's lost count runs from the instance's enable: add what
+	 * is new since the first drain this tool saw (a re-enable restarts it)
+	 */
+	l = BPF_CORE_READ(b, lost);
+	lp = bpf_map_lookup_elem(&inst_lost, &w.id);
+	if (!lp) {
+		bpf_map_update_elem(&inst_lost, &w.id, &l, BPF_NOEXIST);
+	} else if (l != *lp) {
+		if (l > *lp)
+			__sync_fetch_and_add(&lost, l - *lp);
+		*lp = l;
+	}
+	nr = BPF_CORE_READ(b, nr);
+	w.entries = BPF_CORE_READ(b, entries);
+	if (!nr || !w.entries)
+		return 0;
+	s = bpf_map_lookup_elem(&scratch, &zero_key);
+	if (!s)
+		return 0;
+	__builtin_memset(&s->h, 0, sizeof(s->h));
+	s->have_region = s->have_cell = 0;
+	__sync_fetch_and_add(&entries, nr);
+	bpf_loop(nr, on_entry, &w, 0);
+	flush_region(s);
+	flush_cell(s);
+
+	hk.inst = w.id;
+	hk.gen = w.gen;
+	h = chmu_lookup_init(&hists, &hk, &zero_hist);
+	for (j = 0; j < CHMUHEAT_SLOTS; j++) {
+		if (!s->h.slots[j])
+			continue;
+		if (h)
+			__sync_fetch_and_add(&h->slots[j], s->h.slots[j]);
+		else
+			__sync_fetch_and_add(&dropped_hist, s->h.slots[j]);
+	}
+	return 0;
+}
+
+CHMU_BATCH_PROGS(on_batch)
 
 char LICENSE[] SEC("license") = "GPL";

@@ -640,7 +640,6 @@ int main(int argc, char **argv)
 	x.region_shift = __builtin_ctzll(env.gran);
 	skel->rodata->region_shift = x.region_shift;
 	bpf_map__set_max_entries(skel->maps.regions, env.max_regions);
-	chmu_pick_prog(skel->progs.entry_btf, skel->progs.entry_raw, tp_btf);
 	chmu_pick_prog(skel->progs.batch_btf, skel->progs.batch_raw, tp_btf);
 	err = chmu_exporter_bpf__load(skel);
 	if (err) {

@@ -7,6 +7,7 @@
 #include <argp.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,18 +266,27 @@ static void report(struct state *s, const struct alert_event *ev)
 static int handle_event(void *ctx, void *data, size_t len)
 {
 	struct state *s = ctx;
-	const struct alert_entry *e = data;
+	const struct alert_chunk *c = data;
+	const size_t hdr = offsetof(struct alert_chunk, e);
 	struct alert_key key;
 	struct alert_event ev;
+	uint32_t i, n;
 
-	if (len < sizeof(*e))
+	if (len < hdr)
 		return 0;
-	s->received++;
-	key.inst = e->inst;
-	key.slot = e->dpa >> s->shift;
-	if (alert_observe(&s->table, &key, e->ts / 1e9, e->seq, e->count,
-			  e->hpa, e->nid, &ev))
-		report(s, &ev);
+	n = (len - hdr) / sizeof(c->e[0]);
+	if (n > c->n)
+		n = c->n;
+	key.inst = c->inst;
+	for (i = 0; i < n; i++) {
+		const struct alert_item *e = &c->e[i];
+
+		s->received++;
+		key.slot = e->dpa >> s->shift;
+		if (alert_observe(&s->table, &key, c->ts / 1e9, c->seq, e->count,
+				  e->hpa, e->nid, &ev))
+			report(s, &ev);
+	}
 	return 0;
 }
 
@@ -341,7 +351,7 @@ int main(int argc, char **argv)
 	skel->rodata->targ_chmu = chmu_opts.chmu;
 	skel->rodata->targ_inst = chmu_opts.inst;
 	bpf_map__set_max_entries(skel->maps.events, env.ringbuf);
-	chmu_pick_prog(skel->progs.entry_btf, skel->progs.entry_raw, tp_btf);
+	chmu_pick_prog(skel->progs.batch_btf, skel->progs.batch_raw, tp_btf);
 	err = chmualert_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
@@ -350,7 +360,7 @@ int main(int argc, char **argv)
 	}
 	err = chmualert_bpf__attach(skel);
 	if (err) {
-		fprintf(stderr, TOOL ": cannot attach to chmu:chmu_hotlist_entry: %s\n",
+		fprintf(stderr, TOOL ": cannot attach to chmu:chmu_hotlist_batch: %s\n",
 			strerror(-err));
 		err = CHMU_EXIT_ENV;
 		goto cleanup;

@@ -533,7 +533,7 @@ int main(int argc, char **argv)
 	s.skel->rodata->region_shift = __builtin_ctzll(env.region_size);
 	s.skel->rodata->row_shift = __builtin_ctzll(s.row_size);
 	s.skel->rodata->max_rows = env.rows;
-	chmu_pick_prog(s.skel->progs.entry_btf, s.skel->progs.entry_raw, tp_btf);
+	chmu_pick_prog(s.skel->progs.batch_btf, s.skel->progs.batch_raw, tp_btf);
 	err = chmuheat_bpf__load(s.skel);
 	if (err) {
 		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
@@ -542,7 +542,7 @@ int main(int argc, char **argv)
 	}
 	err = chmuheat_bpf__attach(s.skel);
 	if (err) {
-		fprintf(stderr, TOOL ": cannot attach to chmu:chmu_hotlist_entry: %s\n",
+		fprintf(stderr, TOOL ": cannot attach to chmu:chmu_hotlist_batch: %s\n",
 			strerror(-err));
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
@@ -590,16 +590,30 @@ int main(int argc, char **argv)
 		fprintf(stderr, TOOL ": %llu entries not in the heatmap: their DPA is past its %u rows of %s\n",
 			U(s.skel->bss->beyond_rows), env.rows,
 			chmu_fmt_size(s.row_size, sz, sizeof(sz)));
+	if (s.skel->bss->dropped_read)
+		fprintf(stderr, TOOL ": %llu entries in no aggregate: the driver's batch could not be read\n",
+			U(s.skel->bss->dropped_read));
+	/* and what never reached the tool */
+	if (s.skel->bss->overflows)
+		fprintf(stderr, TOOL ": the device reported overflow in %llu of %llu drains: hot units it could not post are in no figure\n",
+			U(s.skel->bss->overflows), U(s.skel->bss->batches));
+	if (s.skel->bss->lost)
+		fprintf(stderr, TOOL ": the driver counted %llu entries lost to its perf AUX consumer during the run (they are in these figures)\n",
+			U(s.skel->bss->lost));
 	if (env.json) {
 		chmu_json_begin(stdout, "summary");
 		chmu_json_u64(stdout, "entries", s.skel->bss->entries);
 		chmu_json_u64(stdout, "dropped", s.skel->bss->dropped_hist +
 			      s.skel->bss->dropped_region + s.skel->bss->dropped_cell +
-			      s.skel->bss->beyond_rows);
+			      s.skel->bss->beyond_rows + s.skel->bss->dropped_read);
 		chmu_json_u64(stdout, "dropped_hist", s.skel->bss->dropped_hist);
 		chmu_json_u64(stdout, "dropped_regions", s.skel->bss->dropped_region);
 		chmu_json_u64(stdout, "dropped_cells", s.skel->bss->dropped_cell);
 		chmu_json_u64(stdout, "beyond_rows", s.skel->bss->beyond_rows);
+		chmu_json_u64(stdout, "dropped_read", s.skel->bss->dropped_read);
+		chmu_json_u64(stdout, "batches", s.skel->bss->batches);
+		chmu_json_u64(stdout, "overflows", s.skel->bss->overflows);
+		chmu_json_u64(stdout, "lost", s.skel->bss->lost);
 		chmu_json_u64(stdout, "intervals", s.intervals);
 		chmu_json_u64(stdout, "heatmap_intervals", s.intervals < s.maxcols ?
 			      s.intervals : s.maxcols);

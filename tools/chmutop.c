@@ -534,7 +534,6 @@ int main(int argc, char **argv)
 	s.skel->rodata->targ_inst = chmu_opts.inst;
 	s.skel->rodata->gran_shift = shift;
 	bpf_map__set_max_entries(s.skel->maps.units, env.max_units);
-	chmu_pick_prog(s.skel->progs.entry_btf, s.skel->progs.entry_raw, tp_btf);
 	chmu_pick_prog(s.skel->progs.batch_btf, s.skel->progs.batch_raw, tp_btf);
 	err = chmutop_bpf__load(s.skel);
 	if (err) {

@@ -20,8 +20,11 @@ mkdir -p "$out"
 msg VMLINUX "generating vmlinux.h from $(basename "$vmlinux") and $(basename "$mod") BTF"
 # A split BTF dump carries the base (vmlinux) types as well.
 bpftool btf dump file "$mod" --base-btf "$vmlinux" format c >"$out/vmlinux.h.tmp"
-# the type the tools read with CO-RE (the batch programs' argument)
-grep -q '^struct chmu_batch {' "$out/vmlinux.h.tmp" ||
-	die "the cxl_hmu BTF lacks struct chmu_batch, which the tools read"
+# the types the tools read with CO-RE: the batch programs' argument and
+# the decoded entries it carries
+for t in chmu_batch chmu_entry; do
+	grep -q "^struct $t {" "$out/vmlinux.h.tmp" ||
+		die "the cxl_hmu BTF lacks struct $t, which the tools read"
+done
 mv "$out/vmlinux.h.tmp" "$out/vmlinux.h"
 echo "$key" >"$out/key"

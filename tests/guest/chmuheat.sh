@@ -82,8 +82,8 @@ grep -q '^heatmap image: /tmp/heat.svg$' /tmp/heat.out || fail "image path not p
 
 # NDJSON, through raw_tp this time: the same numbers.
 CHMU_RAW_TP=1 run -R 64M -j
-expect_eq "$(jq -c 'select(.type == "summary") | [.entries, .dropped, .dropped_hist, .dropped_regions, .dropped_cells, .beyond_rows, .intervals, .heatmap_intervals]' /tmp/heat.out)" \
-	"[4,0,0,0,0,0,3,3]" "summary"
+expect_eq "$(jq -c 'select(.type == "summary") | [.entries, .dropped, .dropped_hist, .dropped_regions, .dropped_cells, .beyond_rows, .dropped_read, .overflows, .lost, .intervals, .heatmap_intervals]' /tmp/heat.out)" \
+	"[4,0,0,0,0,0,0,0,0,3,3]" "summary"
 
 expect_eq "$(grep -c '"version":1' /tmp/heat.out)" "$(wc -l </tmp/heat.out)" "every record has a version"
 expect_eq "$(jq -r 'select(.type=="region") | "\(.region) \(.entries) \(.sum) \(.max) \(.dpa_lo) \(.hpa_lo - '$hpa')"' /tmp/heat.out | tr '\n' ';')" \

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/bpf.h>
@@ -13,6 +12,7 @@
 #include <bpf/btf.h>
 
 #include "chmubpf.h"
+#include "chmubtf.h"
 
 volatile sig_atomic_t chmu_exiting;
 static bool libbpf_verbose;
@@ -84,7 +84,7 @@ static bool have_cap(int cap)
 }
 
 /* The tracepoints every tool attaches to */
-static const char *const chmu_tps[] = { "chmu_hotlist_entry", "chmu_hotlist_batch" };
+static const char *const chmu_tps[] = { "chmu_hotlist_batch" };
 #define CHMU_NR_TPS (sizeof(chmu_tps) / sizeof(chmu_tps[0]))
 
 /* Do the raw tracepoints exist? One do-nothing program attaches to each. */
@@ -111,36 +111,33 @@ static bool raw_tps_exist(void)
 	return ok;
 }
 
-/* Can tp_btf programs attach: module @mod's BTF has every btf_trace_ type. */
-static bool tp_btf_possible(const char *mod)
+/* Can tp_btf programs attach: @btf has every tracepoint's btf_trace_ type. */
+static bool tp_btf_possible(const struct btf *btf)
 {
-	struct btf *vmlinux = btf__load_vmlinux_btf(), *btf;
-	bool ok = false;
 	unsigned int i;
 	char name[128];
 
-	if (!vmlinux)
-		return false;
-	btf = btf__load_module_btf(mod, vmlinux);
-	for (i = 0, ok = btf != NULL; ok && i < CHMU_NR_TPS; i++) {
+	for (i = 0; i < CHMU_NR_TPS; i++) {
 		snprintf(name, sizeof(name), "btf_trace_%s", chmu_tps[i]);
-		ok = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
+		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) <= 0)
+			return false;
 	}
-	btf__free(btf);
-	btf__free(vmlinux);
-	return ok;
+	return true;
 }
 
 bool chmu_env_ok(const char *tool, bool *tp_btf)
 {
-	struct stat st;
+	struct btf *vmlinux = NULL, *btf = NULL;
+	char why[160];
+	bool ok = false;
 
 	if (!have_cap(CAP_SYS_ADMIN) && !(have_cap(CAP_BPF) && have_cap(CAP_PERFMON))) {
 		fprintf(stderr, "%s: needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN (it loads BPF programs): run as root\n",
 			tool);
 		return false;
 	}
-	if (stat("/sys/kernel/btf/vmlinux", &st)) {
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
 		fprintf(stderr, "%s: no kernel BTF (/sys/kernel/btf/vmlinux): needs CONFIG_DEBUG_INFO_BTF\n",
 			tool);
 		return false;
@@ -148,10 +145,25 @@ bool chmu_env_ok(const char *tool, bool *tp_btf)
 	if (!raw_tps_exist()) {
 		fprintf(stderr, "%s: no chmu tracepoints: load the driver (modprobe cxl_hmu)\n",
 			tool);
-		return false;
+		goto out;
 	}
-	*tp_btf = !getenv("CHMU_RAW_TP") && tp_btf_possible("cxl_hmu");
-	return true;
+	/* The programs read the driver's types by name: they must be there */
+	btf = btf__load_module_btf("cxl_hmu", vmlinux);
+	if (!btf) {
+		fprintf(stderr, "%s: no BTF for the cxl_hmu module (/sys/kernel/btf/cxl_hmu): needs CONFIG_DEBUG_INFO_BTF_MODULES\n",
+			tool);
+		goto out;
+	}
+	if (!chmu_btf_types_ok(btf, why, sizeof(why))) {
+		fprintf(stderr, "%s: %s: the tools and the driver do not match\n", tool, why);
+		goto out;
+	}
+	*tp_btf = !getenv("CHMU_RAW_TP") && tp_btf_possible(btf);
+	ok = true;
+out:
+	btf__free(btf);
+	btf__free(vmlinux);
+	return ok;
 }
 
 void chmu_pick_prog(struct bpf_program *btf, struct bpf_program *raw,

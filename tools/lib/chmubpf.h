@@ -29,11 +29,13 @@ bool chmu_output_broken(const char *tool, FILE *f);
 /*
  * The environment check every BPF tool runs first, by probing rather than
  * guessing: the capabilities to load and attach its programs (CAP_BPF and
- * CAP_PERFMON, or CAP_SYS_ADMIN; not necessarily root), kernel BTF, and
- * the chmu tracepoints (tracefs need not be mounted). On failure it
- * prints "TOOL: reason" and returns false. *tp_btf says whether tp_btf
- * programs can attach (the driver's module BTF has the tracepoint's
- * type), else raw_tp; CHMU_RAW_TP=1 in the environment forces raw_tp.
+ * CAP_PERFMON, or CAP_SYS_ADMIN; not necessarily root), kernel BTF, the
+ * chmu_hotlist_batch tracepoint (tracefs need not be mounted), and the
+ * driver's module BTF with the tracepoint types as the programs read them
+ * (chmu_btf_types_ok()). On failure it prints "TOOL: reason" and returns
+ * false. *tp_btf says whether tp_btf programs can attach (the module BTF
+ * has the tracepoint's type), else raw_tp; CHMU_RAW_TP=1 in the
+ * environment forces raw_tp.
  */
 bool chmu_env_ok(const char *tool, bool *tp_btf);
 
