@@ -85,13 +85,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 			argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
 		break;
 	case OPT_MAX_REGIONS:
-		env.max_regions = chmu_argp_num(st, arg, 1, 1 << 18);
+		env.max_regions = chmu_argp_num(st, key, arg, 1, 1 << 18);
 		break;
 	case OPT_THREADS:
-		env.threads = chmu_argp_num(st, arg, 1, 64);
+		env.threads = chmu_argp_num(st, key, arg, 1, 64);
 		break;
 	case OPT_TIMEOUT:
-		env.timeout = chmu_argp_num(st, arg, 1, 3600);
+		env.timeout = chmu_argp_num(st, key, arg, 1, 3600);
 		break;
 	case 'v':
 		env.verbose = true;

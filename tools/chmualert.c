@@ -29,7 +29,7 @@
 
 const char *argp_program_version = TOOL " 0.1";
 
-enum { OPT_EXEC = 1000, OPT_RINGBUF, OPT_VERBOSE, OPT_EXEC_MAX };
+enum { OPT_EXEC = 1000, OPT_RINGBUF, OPT_EXEC_MAX };
 
 static struct env {
 	struct alert_cfg cfg;
@@ -46,7 +46,7 @@ static struct env {
 static const struct argp_option opts[] = {
 	{ "count", 'c', "N", 0, "Alert when a unit's hotlist count reaches N", 0 },
 	{ "rate", 'R', "N", 0, "Alert when a unit's counts reach N per second over the window", 0 },
-	{ "rearm", 'l', "N", 0, "Re-arm a key only once its value falls below N (default: half the threshold)", 0 },
+	{ "rearm", 'L', "N", 0, "Re-arm a key only once its value falls below N (default: half the threshold)", 0 },
 	{ "window", 'w', "SECS", 0, "Window of the rate, and how long a count stays current (default 5)", 0 },
 	{ "holdoff", 'H', "SECS", 0, "At most one alert per key every SECS seconds (default 0)", 0 },
 	{ "granularity", 'g', "SIZE", 0, "Alert on regions of SIZE (a power of two) instead of units", 0 },
@@ -54,19 +54,22 @@ static const struct argp_option opts[] = {
 	{ "exec-max", OPT_EXEC_MAX, "N", 0, "At most N --exec commands at once; an alert past them runs none, counted (default 4)", 0 },
 	{ "json", 'j', NULL, 0, "NDJSON records", 0 },
 	{ "ringbuf-size", OPT_RINGBUF, "SIZE", 0, "BPF ring buffer size (a power of two >= 4K; default 256K)", 0 },
-	{ "verbose", OPT_VERBOSE, NULL, 0, "libbpf debug output", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{},
 };
 
-static double secs_arg(struct argp_state *st, const char *arg, double min)
+static double secs_arg(struct argp_state *st, int key, const char *arg, double min)
 {
+	char name[64], lo[32];
 	char *end;
 	double v;
 
 	errno = 0;
 	v = strtod(arg, &end);
 	if (errno || *end || end == arg || v < min || v > 86400)
-		argp_error(st, "invalid seconds '%s'", arg);
+		argp_error(st, "%s: invalid seconds '%s' (%s..86400)",
+			   chmu_argp_name(st, key, name, sizeof(name)), arg,
+			   chmu_fmt_num(min, lo, sizeof(lo)));
 	return v;
 }
 
@@ -78,18 +81,18 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		if (env.have_threshold)
 			argp_error(st, "give one of -c/--count and -R/--rate");
 		env.cfg.metric = key == 'c' ? ALERT_COUNT : ALERT_RATE;
-		env.cfg.threshold = chmu_argp_num(st, arg, 1, UINT32_MAX);
+		env.cfg.threshold = chmu_argp_num(st, key, arg, 1, UINT32_MAX);
 		env.have_threshold = true;
 		break;
-	case 'l':
-		env.cfg.rearm = chmu_argp_num(st, arg, 0, UINT32_MAX);
+	case 'L':
+		env.cfg.rearm = chmu_argp_num(st, key, arg, 0, UINT32_MAX);
 		env.have_rearm = true;
 		break;
 	case 'w':
-		env.cfg.window = secs_arg(st, arg, 0.001);
+		env.cfg.window = secs_arg(st, key, arg, 0.001);
 		break;
 	case 'H':
-		env.cfg.holdoff = secs_arg(st, arg, 0);
+		env.cfg.holdoff = secs_arg(st, key, arg, 0);
 		break;
 	case 'g':
 		if (chmu_parse_size(arg, &env.gran) || env.gran < 256 ||
@@ -97,7 +100,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 			argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
 		break;
 	case OPT_EXEC_MAX:
-		env.exec_max = chmu_argp_num(st, arg, 1, 1024);
+		env.exec_max = chmu_argp_num(st, key, arg, 1, 1024);
 		break;
 	case OPT_EXEC:
 		env.exec = arg;
@@ -110,7 +113,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		    (env.ringbuf & (env.ringbuf - 1)))
 			argp_error(st, "ring buffer size must be a power of two >= 4K, not '%s'", arg);
 		break;
-	case OPT_VERBOSE:
+	case 'v':
 		env.verbose = true;
 		break;
 	case ARGP_KEY_ARG:
@@ -229,8 +232,7 @@ static void report(struct state *s, const struct alert_event *ev)
 	time_t t = (time_t)when;
 
 	if (env.json) {
-		chmu_json_begin(stdout, "alert");
-		fprintf(stdout, ",\"time\":%.6f", when);
+		chmu_json_begin_at(stdout, "alert", when);
 		chmu_json_str(stdout, "instance", inst);
 		chmu_json_u64(stdout, "dpa", dpa);
 		if (ev->hpa != ~0ULL)

@@ -32,7 +32,7 @@
 const char *argp_program_version = TOOL " 0.1";
 const char *argp_program_bug_address = "the CHMU lab issue tracker";
 
-enum { OPT_CSV = 1000, OPT_NO_HEATMAP, OPT_VERBOSE, OPT_WINDOW };
+enum { OPT_CSV = 1000, OPT_NO_HEATMAP, OPT_WINDOW };
 
 static struct env {
 	uint64_t region_size;
@@ -46,15 +46,16 @@ static struct env {
 };
 
 static const struct argp_option opts[] = {
-	{ "region-size", 'R', "SIZE", 0, "Region size for the per-region histograms (default 256M)", 0 },
-	{ "rows", 'g', "N", 0, "Heatmap rows over the device's capacity (default 16)", 0 },
+	{ "granularity", 'g', "SIZE", 0, "Aggregate units into regions of SIZE for the per-region histograms (a power of two >= 4K, default 256M)", 0 },
+	{ "region-size", 'g', NULL, OPTION_ALIAS | OPTION_HIDDEN, NULL, 0 },
+	{ "rows", 'r', "N", 0, "Heatmap rows over the device's capacity (default 16)", 0 },
 	{ "svg", 'o', "FILE", 0, "Also write the heatmap as an SVG image", 0 },
 	{ "json", 'j', NULL, 0, "NDJSON records instead of text", 0 },
 	{ "csv", OPT_CSV, NULL, 0, "CSV rows instead of text", 0 },
 	{ "no-heatmap", OPT_NO_HEATMAP, NULL, 0, "No heatmap at the end", 0 },
 	{ "window", OPT_WINDOW, "N", 0, "The heatmap shows the last N intervals (default: count, or 3600)", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each interval", 0 },
-	{ "verbose", OPT_VERBOSE, NULL, 0, "libbpf debug output", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{},
 };
 
@@ -63,13 +64,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 	uint64_t sz;
 
 	switch (key) {
-	case 'R':
+	case 'g':
 		if (chmu_parse_size(arg, &sz) || sz < 4096 || (sz & (sz - 1)))
-			argp_error(st, "region size must be a power of two >= 4K, not '%s'", arg);
+			argp_error(st, "granularity must be a power of two >= 4K, not '%s'", arg);
 		env.region_size = sz;
 		break;
-	case 'g':
-		env.rows = chmu_argp_num(st, arg, 1, 4096);
+	case 'r':
+		env.rows = chmu_argp_num(st, key, arg, 1, 4096);
 		break;
 	case 'o':
 		env.svg = arg;
@@ -78,7 +79,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		env.json = true;
 		break;
 	case OPT_WINDOW:
-		env.window = chmu_argp_num(st, arg, 1, 100000);
+		env.window = chmu_argp_num(st, key, arg, 1, 100000);
 		break;
 	case OPT_CSV:
 		env.csv = true;
@@ -89,7 +90,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 	case 'T':
 		env.timestamp = true;
 		break;
-	case OPT_VERBOSE:
+	case 'v':
 		env.verbose = true;
 		break;
 	case ARGP_KEY_ARG:
@@ -467,7 +468,7 @@ int main(int argc, char **argv)
 		       "EXAMPLES:\n"
 		       "  chmuheat                  # 1 s histograms until Ctrl-C, then regions and heatmap\n"
 		       "  chmuheat -o heat.svg 2 10 # 10 intervals of 2 s; heatmap also as heat.svg\n"
-		       "  chmuheat -i 0.0 -R 64M    # instance 0.0 only, 64 MiB regions\n"
+		       "  chmuheat -i 0.0 -g 64M    # instance 0.0 only, 64 MiB regions\n"
 		       "  chmuheat --enable -t 5 -u 4K -e 1000000 5 1\n",
 	};
 	struct state s = {};

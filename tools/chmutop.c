@@ -10,7 +10,9 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,7 +31,7 @@
 
 const char *argp_program_version = TOOL " 0.1";
 
-enum { OPT_VERBOSE = 1000, OPT_MAX_UNITS, OPT_BPF_STATS };
+enum { OPT_MAX_UNITS = 1000, OPT_BPF_STATS };
 
 static struct env {
 	int sort;
@@ -49,7 +51,7 @@ static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "NDJSON records per interval", 0 },
 	{ "max-units", OPT_MAX_UNITS, "N", 0, "Units (or regions) the kernel map holds (default 16384)", 0 },
 	{ "bpf-stats", OPT_BPF_STATS, NULL, 0, "Measure chmutop's BPF run time (turns on the kernel's BPF statistics, which every BPF program on the machine then pays for)", 0 },
-	{ "verbose", OPT_VERBOSE, NULL, 0, "libbpf debug output", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{},
 };
 
@@ -62,7 +64,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 			argp_error(st, "sort key must be count, sum, rate, seen or addr, not '%s'", arg);
 		break;
 	case 'r':
-		env.rows = chmu_argp_num(st, arg, 1, 10000);
+		env.rows = chmu_argp_num(st, key, arg, 1, 10000);
 		break;
 	case 'g':
 		if (chmu_parse_size(arg, &env.gran) || env.gran < 256 ||
@@ -81,19 +83,25 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 	case OPT_BPF_STATS:
 		env.bpf_stats = true;
 		break;
-	case OPT_VERBOSE:
+	case 'v':
 		env.verbose = true;
 		break;
 	case OPT_MAX_UNITS:
-		env.max_units = chmu_argp_num(st, arg, 1, 1 << 22);
+		env.max_units = chmu_argp_num(st, key, arg, 1, 1 << 22);
 		break;
 	case ARGP_KEY_ARG:
 		return chmu_argp_interval(st, arg, &env.interval, &env.count);
+	case ARGP_KEY_END:
+		if (env.json && env.batch)
+			argp_error(st, "-b and -j exclude each other");
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }
+
+#define TOP_HEAD_MAX (8 + 2 * CHMUTOP_MAX_INST)
 
 static uint64_t now_ns(void)
 {
@@ -117,8 +125,102 @@ struct state {
 	struct top_row *rows;
 	size_t nrows, cap;
 	uint64_t units;			/* map entries */
-	bool interactive, paused, color;
+	bool interactive, paused, color, help;
+	int lines, cols;		/* the terminal's size, 0: unknown */
+	/* the frame on screen, redrawn as it was when the terminal resizes */
+	char head[TOP_HEAD_MAX][256];
+	size_t nhead;
+	char titles[256];
+	char (*shown)[256];
+	size_t nshown;
 };
+
+static volatile sig_atomic_t resized;
+
+static void on_winch(int sig)
+{
+	(void)sig;
+	resized = 1;
+}
+
+static void term_size(struct state *s)
+{
+	struct winsize ws;
+
+	s->lines = s->cols = 0;
+	if (!ioctl(1, TIOCGWINSZ, &ws) && ws.ws_row && ws.ws_col) {
+		s->lines = ws.ws_row;
+		s->cols = ws.ws_col;
+	}
+}
+
+static void head_line(struct state *s, const char *line)
+{
+	if (s->nhead < TOP_HEAD_MAX)
+		snprintf(s->head[s->nhead++], sizeof(s->head[0]), "%s", line);
+}
+
+/* One line of the screen, cut at the terminal's width */
+static void put_line(const struct state *s, const char *pre, const char *line)
+{
+	int w = s->interactive && s->cols > 0 ? s->cols : 1 << 30;
+
+	printf("%s%.*s%s\n", pre, w, line, *pre ? "\033[0m" : "");
+}
+
+/*
+ * Show the frame built last: on a terminal, as many rows as fit its size
+ * (the rest counted in a note), every line cut at its width; in batch mode
+ * or into a pipe, all of it.
+ */
+static void display(struct state *s)
+{
+	size_t i, n = s->nshown;
+	bool hidden = false;
+	char note[64];
+
+	if (s->interactive) {
+		if (!env.noclear)
+			fputs("\033[H\033[2J", stdout);
+		n = top_fit_rows(env.noclear ? 0 : s->lines, s->nhead + 1, s->nshown,
+				 &hidden);
+	}
+	for (i = 0; i < s->nhead; i++)
+		put_line(s, i == 0 && s->color ? "\033[1m" : "", s->head[i]);
+	put_line(s, s->color ? "\033[7m" : "", s->titles);
+	for (i = 0; i < n; i++)
+		put_line(s, "", s->shown[i]);
+	if (!s->nshown)
+		puts("(no hot units yet)");
+	if (hidden) {
+		snprintf(note, sizeof(note), "(%zu more rows hidden)",
+			 s->nshown - n);
+		put_line(s, "", note);
+	}
+	if (env.batch || !s->interactive)
+		putchar('\n');
+	fflush(stdout);
+}
+
+/* The keys, over the frame until the next one or any key */
+static void show_keys(struct state *s)
+{
+	static const char *const keys[] = {
+		"chmutop keys",
+		"",
+		"  s   next sort key: rate, count, sum, seen, addr",
+		"  p   pause or resume the display (the counting goes on)",
+		"  q   quit",
+		"  ?   this list (any key, or the next frame, returns)",
+	};
+	size_t i;
+
+	if (!env.noclear)
+		fputs("\033[H\033[2J", stdout);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		put_line(s, "", keys[i]);
+	fflush(stdout);
+}
 
 /* The driver's own drain accounting of an instance (sysfs, since enable). */
 struct drain_ctr {
@@ -328,7 +430,7 @@ static void frame(struct state *s, double secs, unsigned int n)
 
 			chmu_inst_read(&s->insts[i]);
 			health_of(s, i, cur, secs, &h);
-			chmu_json_begin(stdout, "instance");
+			chmu_json_begin_at(stdout, "instance", s->end_wall_ns / 1e9);
 			chmu_json_u64(stdout, "interval", n);
 			chmu_json_u64(stdout, "time_ns", s->end_wall_ns);
 			/* the interval's first batch, if it had any */
@@ -362,7 +464,7 @@ static void frame(struct state *s, double secs, unsigned int n)
 		for (r = 0; r < shown; r++) {
 			const struct top_row *row = &s->rows[r];
 
-			chmu_json_begin(stdout, "unit");
+			chmu_json_begin_at(stdout, "unit", s->end_wall_ns / 1e9);
 			chmu_json_u64(stdout, "interval", n);
 			chmu_json_u64(stdout, "rank", r + 1);
 			chmu_json_str(stdout, "instance", row->inst);
@@ -383,13 +485,12 @@ static void frame(struct state *s, double secs, unsigned int n)
 		return;
 	}
 
-	if (s->interactive && !env.noclear)
-		fputs("\033[H\033[2J", stdout);
+	s->nhead = 0;
 	snprintf(line, sizeof(line), "chmutop %s  every %lds  sort %s  %zu units%s%s",
 		 tbuf, env.interval, top_sort_name(env.sort), s->nrows,
 		 env.bpf_stats ? "  BPF stats on" : "",
-		 s->interactive ? "  [s]ort [p]ause [q]uit" : "");
-	printf("%s%s%s\n", s->color ? "\033[1m" : "", line, s->color ? "\033[0m" : "");
+		 s->interactive ? "  [s]ort [p]ause [q]uit [?]" : "");
+	head_line(s, line);
 	for (i = 0; i < s->ninst; i++) {
 		struct chmu_inst *in = &s->insts[i];
 
@@ -407,37 +508,37 @@ static void frame(struct state *s, double secs, unsigned int n)
 				 U(in->threshold),
 				 chmu_fmt_size(1ULL << in->unit_shift, sz, sizeof(sz)),
 				 1ULL << in->ds_shift, in->owner);
-		puts(line);
+		head_line(s, line);
 		health_of(s, i, &s->cur[i], secs, &h);
 		h.bpf_stats = env.bpf_stats;
 		h.bpf_ns = i == 0 ? bpf_ns - s->bpf_ns_prev : 0;
 		h.bpf_runs = i == 0 ? bpf_runs - s->bpf_runs_prev : 0;
 		top_fmt_health(line, sizeof(line), &h);
-		puts(line);
+		head_line(s, strtok(line, "\n"));
+		head_line(s, strtok(NULL, "\n") ?: "");
 		s->prev[i] = s->cur[i];
 	}
 	s->bpf_ns_prev = bpf_ns;
 	s->bpf_runs_prev = bpf_runs;
-	if (evicted)
-		printf("unit map full (%u entries): %llu least recently seen evicted\n",
-		       env.max_units, U(evicted));
-	if (dropped)
-		printf("%llu hotlist entries not counted: no unit could be evicted\n",
-		       U(dropped));
-	if (any_always_on)
-		puts("always-on: REACH means the unit reached the threshold; HITS counts how often");
-	putchar('\n');
-	top_fmt_titles(line, sizeof(line), any_always_on);
-	printf("%s%s%s\n", s->color ? "\033[7m" : "", line, s->color ? "\033[0m" : "");
-	for (r = 0; r < shown; r++) {
-		top_fmt_row(line, sizeof(line), &s->rows[r], any_always_on);
-		puts(line);
+	if (evicted) {
+		snprintf(line, sizeof(line), "unit map full (%u entries): %llu least recently seen evicted",
+			 env.max_units, U(evicted));
+		head_line(s, line);
 	}
-	if (!shown)
-		puts("(no hot units yet)");
-	if (env.batch || !s->interactive)
-		putchar('\n');
-	fflush(stdout);
+	if (dropped) {
+		snprintf(line, sizeof(line), "%llu hotlist entries not counted: no unit could be evicted",
+			 U(dropped));
+		head_line(s, line);
+	}
+	if (any_always_on)
+		head_line(s, "always-on: REACH means the unit reached the threshold; HITS counts how often");
+	head_line(s, "");
+	top_fmt_titles(s->titles, sizeof(s->titles), any_always_on);
+	for (r = 0; r < shown; r++)
+		top_fmt_row(s->shown[r], sizeof(s->shown[0]), &s->rows[r], any_always_on);
+	s->nshown = shown;
+	s->help = false;
+	display(s);
 }
 
 /*
@@ -460,14 +561,30 @@ static void wait_until(struct state *s, uint64_t end)
 			nanosleep(&ts, NULL);
 			continue;
 		}
+		if (resized) {
+			/* the frame on screen again, fitted to the new size */
+			resized = 0;
+			term_size(s);
+			if (s->help)
+				show_keys(s);
+			else if (s->nhead)
+				display(s);
+		}
 		if (poll(&pfd, 1, ms) <= 0 || read(0, &c, 1) != 1)
 			continue;
-		if (c == 'q')
+		if (s->help && c != 'q') {
+			s->help = false;
+			display(s);
+		} else if (c == 'q') {
 			chmu_exiting = 1;
-		else if (c == 's')
+		} else if (c == 's') {
 			env.sort = (env.sort + 1) % TOP_SORT_NR;
-		else if (c == 'p')
+		} else if (c == 'p') {
 			s->paused = !s->paused;
+		} else if (c == '?' || c == 'h') {
+			s->help = true;
+			show_keys(s);
+		}
 	}
 }
 
@@ -484,7 +601,7 @@ int main(int argc, char **argv)
 		.args_doc = "[interval [count]]",
 		.doc = "Live view of the hottest CXL memory (CHMU hotlists) and of the monitor's health.\n\n"
 		       "EXAMPLES:\n"
-		       "  chmutop               # refresh every second; keys: s sort, p pause, q quit\n"
+		       "  chmutop               # refresh every second; keys: s sort, p pause, q quit, ? keys\n"
 		       "  chmutop -b 5 12       # a minute of plain 5 s frames, for logs\n"
 		       "  chmutop -s rate -g 2M # regions of 2 MiB, by rate\n"
 		       "  chmutop -j 1 10       # NDJSON\n",
@@ -510,7 +627,8 @@ int main(int argc, char **argv)
 	s.prev = calloc(n, sizeof(*s.prev));
 	s.dprev = calloc(n, sizeof(*s.dprev));
 	s.cur = calloc(n, sizeof(*s.cur));
-	if (!s.prev || !s.dprev || !s.cur) {
+	s.shown = calloc(env.rows, sizeof(*s.shown));
+	if (!s.prev || !s.dprev || !s.cur || !s.shown) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
@@ -560,6 +678,14 @@ int main(int argc, char **argv)
 
 	s.interactive = !env.batch && !env.json && isatty(1) && isatty(0);
 	s.color = s.interactive && !chmu_no_color(stdout);
+	if (s.interactive) {
+		/* no SA_RESTART: the wait for keys returns to redraw */
+		struct sigaction sa = { .sa_handler = on_winch };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGWINCH, &sa, NULL);
+		term_size(&s);
+	}
 	if (s.interactive && !tcgetattr(0, &saved)) {
 		raw = saved;
 		raw.c_lflag &= ~(ICANON | ECHO);
@@ -606,6 +732,7 @@ cleanup:
 		close(stats_fd);
 	chmutop_bpf__destroy(s.skel);
 	free(s.rows);
+	free(s.shown);
 	free(s.prev);
 	free(s.dprev);
 	free(s.cur);

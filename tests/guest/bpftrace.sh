@@ -1,6 +1,7 @@
 # Every script in tools/bpftrace/ and every one-liner of docs/bpftrace.md
 # runs with Debian's bpftrace against a known workload (units 7 and 3 read
-# 300 and 100 times, threshold 5, epoch mode) and prints what it should.
+# 300 and 100 times, threshold 5, epoch mode) and prints what it should;
+# the scripts' filter arguments keep what they name and nothing else.
 . tests/lib.sh
 hmu_setup
 eval "$(chmu-region create -m mem0 --devdax)"
@@ -34,7 +35,14 @@ bt /tmp/bt.out tools/bpftrace/chmu-hottest.bt
 expect_eq "$(grep '^@hot' /tmp/bt.out | tr '\n' ';')" \
 	"@hot[0, 0, 0, $((hpa + 0x3000)), 12288, -1]: 100;@hot[0, 0, 0, $((hpa + 0x7000)), 28672, -1]: 300;" "chmu-hottest.bt"
 
-bt /tmp/bt.out tools/bpftrace/chmu-nodes.bt
+# Filters: a minimum count keeps unit 7 only; another memdev, nothing.
+bt /tmp/bt.out tools/bpftrace/chmu-hottest.bt 101
+expect_eq "$(grep '^@hot' /tmp/bt.out | tr '\n' ';')" \
+	"@hot[0, 0, 0, $((hpa + 0x7000)), 28672, -1]: 300;" "chmu-hottest.bt 101"
+bt /tmp/bt.out tools/bpftrace/chmu-hottest.bt 0 1
+expect_eq "$(grep -c '^@hot' /tmp/bt.out)" 0 "chmu-hottest.bt 0 1: mem1 has no entries"
+
+bt /tmp/bt.out tools/bpftrace/chmu-nodes.bt 0 0 0 0
 expect_eq "$(grep -E '^@(entries|counts)_per' /tmp/bt.out | tr '\n' ';')" \
 	"@counts_per_node[-1]: 400;@counts_per_region[0, 0]: 400;@entries_per_node[-1]: 2;" "chmu-nodes.bt"
 
@@ -53,6 +61,8 @@ grep -q '^@drain_us:' /tmp/bt.out || fail "chmu-batches.bt: no drain time histog
 
 bt /tmp/bt.out tools/bpftrace/chmu-overflow.bt
 expect_eq "$(grep -c '^mem0 ' /tmp/bt.out)" 0 "chmu-overflow.bt: nothing overflows"
+bt /tmp/bt.out tools/bpftrace/chmu-batches.bt 0 0 1
+expect_eq "$(grep -c '^@reason' /tmp/bt.out)" 0 "chmu-batches.bt 0 0 1: instance 0.1 never drained"
 
 # The one-liners, in the order of the page, each with its expected output.
 mapfile -t lines < <(grep '^bpftrace -e ' docs/bpftrace.md)

@@ -15,7 +15,7 @@ rc=0; out=$(chmualert -c 5 1 1 2>&1) || rc=$?
 expect_eq "$rc:$out" "2:chmualert: no selected CHMU instance is enabled: enable one through sysfs, perf, or --enable" "nothing enabled"
 rc=0; out=$(chmualert 1 1 2>&1) || rc=$?
 expect_eq "$rc:$(head -n 1 <<<"$out")" "1:chmualert: give a threshold: -c/--count N or -R/--rate N" "no threshold"
-rc=0; out=$(chmualert -c 10 -l 20 2>&1) || rc=$?
+rc=0; out=$(chmualert -c 10 -L 20 2>&1) || rc=$?
 expect_eq "$rc:$(head -n 1 <<<"$out")" "1:chmualert: the re-arm level must not exceed the threshold" "re-arm above threshold"
 rc=0; out=$(chmualert -c 10 -R 5 2>&1) || rc=$?
 expect_eq "$rc:$(head -n 1 <<<"$out")" "1:chmualert: give one of -c/--count and -R/--rate" "two metrics"
@@ -34,14 +34,14 @@ sequence() { # the four epochs; chmualert ARGS runs over them
 	hmu_cfg enable=0
 }
 
-sequence -c 200 -l 100 -w 3
+sequence -c 200 -L 100 -w 3
 cat /tmp/alert.out /tmp/alert.err
 expect_eq "$(cut -d' ' -f2- /tmp/alert.out | tr '\n' ';')" \
 	"ALERT mem0.0.0 hpa $h7 dpa 0x7000 nid - count 300 >= 200;ALERT mem0.0.0 hpa $h7 dpa 0x7000 nid - count 220 >= 200;" "alert sequence"
 expect_eq "$(tail -n 1 /tmp/alert.err)" \
 	"chmualert: 2 alerts, 0 suppressed by the hold-off, 1 re-armed; 4 entries seen, 0 dropped, 0 untracked" "summary"
 
-sequence -c 200 -l 100 -w 3 -H 30 -j
+sequence -c 200 -L 100 -w 3 -H 30 -j
 expect_eq "$(grep -c '"version":1' /tmp/alert.out)" "$(wc -l </tmp/alert.out)" "every NDJSON record has a version"
 expect_eq "$(jq -r 'select(.type=="alert") | "\(.instance) \(.dpa) \(.hpa - '$hpa') \(.nid) \(.metric) \(.value) \(.threshold)"' /tmp/alert.out)" \
 	"mem0.0.0 28672 28672 -1 count 300 200" "NDJSON alert, the second held off"

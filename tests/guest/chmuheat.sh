@@ -59,7 +59,7 @@ run() { # run ARGS...: chmuheat over 3 s of the hot set, output in out.*
 	hmu_cfg enable=0
 }
 
-run -R 64M -o /tmp/heat.svg
+run -g 64M -o /tmp/heat.svg
 cat /tmp/heat.out
 # The histograms of the three intervals add up to the hot set's.
 expect_eq "$(awk '/-> / && $5 > 0 { n[$1] += $5 } END { for (k in n) print k ":" n[k] }' \
@@ -81,7 +81,7 @@ expect_eq "$(grep -c '<rect x=' /tmp/heat.svg)" $((16 * 3 + 9)) "SVG cells and l
 grep -q '^heatmap image: /tmp/heat.svg$' /tmp/heat.out || fail "image path not printed"
 
 # NDJSON, through raw_tp this time: the same numbers.
-CHMU_RAW_TP=1 run -R 64M -j
+CHMU_RAW_TP=1 run -g 64M -j
 expect_eq "$(jq -c 'select(.type == "summary") | [.entries, .dropped, .dropped_hist, .dropped_regions, .dropped_cells, .beyond_rows, .dropped_read, .overflows, .lost, .intervals, .heatmap_intervals]' /tmp/heat.out)" \
 	"[4,0,0,0,0,0,0,0,0,3,3]" "summary"
 

@@ -133,6 +133,30 @@ sleep 0.3
 before=$(tmux capture-pane -p -t top | head -n 1)
 sleep 2
 expect_eq "$(tmux capture-pane -p -t top | head -n 1)" "$before" "paused screen does not change"
+tmux send-keys -t top p	# resume
+# ? lists the keys until any key; a resize redraws the frame at once,
+# fitted: as many rows as the height leaves, lines cut at the width.
+pane_has() { # pane_has REGEX: the screen shows it within 5 s
+	for _ in $(seq 50); do
+		tmux capture-pane -p -t top | grep -q -E "$1" && return 0
+		sleep 0.1
+	done
+	tmux capture-pane -p -t top
+	return 1
+}
+tmux send-keys -t top '?'
+pane_has '^  \?   this list' || fail "? did not list the keys"
+tmux send-keys -t top x
+pane_has '^chmutop .*sort' || fail "a key did not leave the key list"
+chmu-workload touch --dax "$DEV" --size 2M --units 9,11 --count 50 >/dev/null
+pane_has "^$(printf '%#x' $((hpa + 0xb000))) " || fail "units 9 and 11 not on the screen"
+# 10 lines: 5 of header, the titles, 2 rows, the note, a free last line
+tmux resize-window -t top -x 40 -y 10
+pane_has '^\(2 more rows hidden\)$' || fail "no note of the hidden rows after the resize"
+expect_eq "$(tmux capture-pane -p -t top | awk 'length > 40' | wc -l)" 0 "no line wider than the 40-column terminal"
+expect_eq "$(tmux capture-pane -p -t top | grep -c -E '^0x[0-9a-f]+ ')" 2 "two rows fit 10 lines"
+tmux resize-window -t top -x 80 -y 30
+pane_has "^$(printf '%#x' $((hpa + 0x3000))) " || fail "both rows back after growing the terminal"
 tmux send-keys -t top q
 sleep 1.5
 tmux has-session -t top 2>/dev/null && fail "q did not quit"

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,16 +73,29 @@ static void test_output(void)
 	char *buf = NULL, sz[32];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	time_t before;
+	double when;
 
-	chmu_json_begin(f, "alert");
+	chmu_json_begin_at(f, "alert", 1764790802.123456);
 	chmu_json_str(f, "instance", "mem0.0.0");
 	chmu_json_str(f, "note", "a \"quoted\" \\ line\n");
 	chmu_json_u64(f, "dpa", 4096);
 	chmu_json_i64(f, "nid", -1);
 	chmu_json_end(f);
 	fclose(f);
-	CHECK(!strcmp(buf, "{\"version\":1,\"type\":\"alert\",\"instance\":\"mem0.0.0\","
+	CHECK(!strcmp(buf, "{\"version\":1,\"type\":\"alert\",\"time\":1764790802.123456,"
+		      "\"instance\":\"mem0.0.0\","
 		      "\"note\":\"a \\\"quoted\\\" \\\\ line\\u000a\",\"dpa\":4096,\"nid\":-1}\n"));
+	free(buf);
+	/* every record has the time it was written */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	before = time(NULL);
+	chmu_json_begin(f, "summary");
+	chmu_json_end(f);
+	fclose(f);
+	CHECK(sscanf(buf, "{\"version\":1,\"type\":\"summary\",\"time\":%lf}", &when) == 1);
+	CHECK(when >= before && when < time(NULL) + 1);
 	free(buf);
 	CHECK(!strcmp(chmu_fmt_size(256ULL << 20, sz, sizeof(sz)), "256 MiB"));
 	CHECK(!strcmp(chmu_fmt_size(4096, sz, sizeof(sz)), "4 KiB"));

@@ -109,9 +109,26 @@ static void test_format(void)
 	CHECK(nl && !strcmp(nl + 1, "  drain 1.500 ms/batch 750.00 us/entry   bpf: --bpf-stats"));
 }
 
+/* Rows that fit a terminal: 30 lines under a 7-line head keep 22 rows */
+static void test_fit(void)
+{
+	bool note;
+
+	CHECK(top_fit_rows(0, 7, 100, &note) == 100 && !note);	/* no terminal size */
+	CHECK(top_fit_rows(30, 7, 10, &note) == 10 && !note);	/* all fit */
+	CHECK(top_fit_rows(30, 7, 22, &note) == 22 && !note);	/* exactly: last line free */
+	CHECK(top_fit_rows(30, 7, 23, &note) == 21 && note);	/* one hidden: a note line */
+	CHECK(top_fit_rows(12, 7, 10, &note) == 3 && note);
+	CHECK(top_fit_rows(10, 7, 10, &note) == 1 && note);	/* a row and the note */
+	CHECK(top_fit_rows(9, 7, 10, &note) == 1 && !note);	/* at least one, no room for a note */
+	CHECK(top_fit_rows(5, 7, 10, &note) == 1 && !note);
+	CHECK(top_fit_rows(10, 7, 0, &note) == 0 && !note);
+}
+
 int main(void)
 {
 	test_rate_sort();
 	test_format();
+	test_fit();
 	return check_report("test_top");
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -6,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "chmutool.h"
@@ -358,9 +360,18 @@ const char *chmu_fmt_num(double v, char *buf, size_t len)
 	return buf;
 }
 
+void chmu_json_begin_at(FILE *f, const char *type, double when)
+{
+	fprintf(f, "{\"version\":%d,\"type\":\"%s\",\"time\":%.6f", CHMU_JSON_VERSION,
+		type, when);
+}
+
 void chmu_json_begin(FILE *f, const char *type)
 {
-	fprintf(f, "{\"version\":%d,\"type\":\"%s\"", CHMU_JSON_VERSION, type);
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	chmu_json_begin_at(f, type, ts.tv_sec + ts.tv_nsec / 1e9);
 }
 
 void chmu_json_str(FILE *f, const char *key, const char *val)
@@ -422,16 +433,52 @@ static const struct argp_option common_options[] = {
 	{},
 };
 
-long long chmu_argp_num(struct argp_state *st, const char *arg,
+/* The option of @key in @a or its children, or NULL */
+static const struct argp_option *find_option(const struct argp *a, int key)
+{
+	const struct argp_option *o;
+	const struct argp_child *c;
+
+	for (o = a->options; o && (o->name || o->key || o->doc); o++)
+		if (o->key == key && !(o->flags & OPTION_DOC))
+			return o;
+	for (c = a->children; c && c->argp; c++) {
+		o = find_option(c->argp, key);
+		if (o)
+			return o;
+	}
+	return NULL;
+}
+
+const char *chmu_argp_name(const struct argp_state *st, int key, char *buf,
+			   size_t len)
+{
+	const struct argp_option *o = NULL;
+
+	if (key == ARGP_KEY_ARG)
+		snprintf(buf, len, "%s", st->arg_num ? "count" : "interval");
+	else if ((o = find_option(st->root_argp, key)) && o->name && key < 128 && isprint(key))
+		snprintf(buf, len, "-%c/--%s", key, o->name);
+	else if (o && o->name)
+		snprintf(buf, len, "--%s", o->name);
+	else
+		snprintf(buf, len, "-%c", key);
+	return buf;
+}
+
+long long chmu_argp_num(struct argp_state *st, int key, const char *arg,
 		       long long min, long long max)
 {
+	char name[64];
 	char *end;
 	long long v;
 
 	errno = 0;
 	v = strtoll(arg, &end, 0);
-	if (errno || *end || end == arg || v < min || v > max)
-		argp_error(st, "invalid number '%s' (%lld..%lld)", arg, min, max);
+	if (!errno && *end == 0 && end != arg && v >= min && v <= max)
+		return v;
+	argp_error(st, "%s: invalid number '%s' (%lld..%lld)",
+		   chmu_argp_name(st, key, name, sizeof(name)), arg, min, max);
 	return v;
 }
 
@@ -459,7 +506,7 @@ static error_t common_parse(int key, char *arg, struct argp_state *st)
 		o->enable = true;
 		break;
 	case 't':
-		o->set.threshold = chmu_argp_num(st, arg, 1, UINT32_MAX);
+		o->set.threshold = chmu_argp_num(st, key, arg, 1, UINT32_MAX);
 		break;
 	case 'u':
 		if (chmu_parse_size(arg, &sz) || sz < 256 || (sz & (sz - 1)))
@@ -467,7 +514,7 @@ static error_t common_parse(int key, char *arg, struct argp_state *st)
 		o->set.unit_shift = __builtin_ctzll(sz);
 		break;
 	case 'e':
-		o->set.epoch_us = chmu_argp_num(st, arg, 1, 40950000000LL);
+		o->set.epoch_us = chmu_argp_num(st, key, arg, 1, 40950000000LL);
 		break;
 	case 'M':
 		if (strcmp(arg, "epoch") && strcmp(arg, "always-on"))
@@ -475,7 +522,7 @@ static error_t common_parse(int key, char *arg, struct argp_state *st)
 		o->set.mode = arg;
 		break;
 	case 'd':
-		o->set.ds_shift = chmu_argp_num(st, arg, 0, 15);
+		o->set.ds_shift = chmu_argp_num(st, key, arg, 0, 15);
 		break;
 	case ARGP_KEY_END:
 		if (chmu_settings_given(&o->set) && !o->enable)
@@ -493,9 +540,9 @@ int chmu_argp_interval(struct argp_state *st, const char *arg, long *interval,
 		       long *count)
 {
 	if (st->arg_num == 0)
-		*interval = chmu_argp_num(st, arg, 1, 86400);
+		*interval = chmu_argp_num(st, ARGP_KEY_ARG, arg, 1, 86400);
 	else if (st->arg_num == 1)
-		*count = chmu_argp_num(st, arg, 1, 1000000);
+		*count = chmu_argp_num(st, ARGP_KEY_ARG, arg, 1, 1000000);
 	else
 		argp_error(st, "unexpected argument '%s'", arg);
 	return 0;

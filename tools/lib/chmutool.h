@@ -95,9 +95,16 @@ struct chmu_opts {
 extern struct chmu_opts chmu_opts;
 extern const struct argp chmu_argp;
 
-/* A number in min..max, or argp_error() (exit 1). */
-long long chmu_argp_num(struct argp_state *st, const char *arg,
+/*
+ * A number in min..max for option @key (or a positional argument,
+ * ARGP_KEY_ARG), or argp_error() (exit 1) naming it as the user would:
+ * "-r/--rows: invalid number '0' (1..10000)", "interval: ...".
+ */
+long long chmu_argp_num(struct argp_state *st, int key, const char *arg,
 		       long long min, long long max);
+/* How the user names option @key (or ARGP_KEY_ARG): "-r/--rows", "interval" */
+const char *chmu_argp_name(const struct argp_state *st, int key, char *buf,
+			   size_t len);
 /* The positional "[interval [count]]" of every tool. */
 int chmu_argp_interval(struct argp_state *st, const char *arg, long *interval,
 		       long *count);
@@ -121,8 +128,12 @@ const char *chmu_fmt_size(uint64_t bytes, char *buf, size_t len);
  */
 const char *chmu_fmt_num(double v, char *buf, size_t len);
 
-/* NDJSON: start a record with "version" and "type"; fields; end. */
+/*
+ * NDJSON: start a record with "version", "type" and "time" (wall clock,
+ * seconds since the epoch with microseconds: now, or @when); fields; end.
+ */
 void chmu_json_begin(FILE *f, const char *type);
+void chmu_json_begin_at(FILE *f, const char *type, double when);
 void chmu_json_str(FILE *f, const char *key, const char *val);
 void chmu_json_u64(FILE *f, const char *key, uint64_t val);
 void chmu_json_i64(FILE *f, const char *key, int64_t val);

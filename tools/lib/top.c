@@ -177,3 +177,16 @@ void top_fmt_health(char *buf, size_t len, const struct top_health *h)
 		 avg_ms, per_entry / 1e3,
 		 h->secs > 0 ? h->bpf_ns / 1e6 / h->secs : 0, h->bpf_runs);
 }
+
+size_t top_fit_rows(int lines, size_t head, size_t nrows, bool *note)
+{
+	long avail = (long)lines - (long)head - 1;
+
+	*note = false;
+	if (lines <= 0 || avail >= (long)nrows)
+		return nrows;
+	if (avail < 2)
+		return 1;
+	*note = true;
+	return avail - 1;
+}

@@ -59,4 +59,13 @@ struct top_health {
 /* Two lines (one '\n' between them), each within TOP_WIDTH columns. */
 void top_fmt_health(char *buf, size_t len, const struct top_health *h);
 
+/*
+ * How many of @nrows rows a terminal of @lines lines shows below @head
+ * lines (header, blank line and column titles): all that fit with the
+ * last line left free; when some do not, one line fewer and *@note set,
+ * for a line saying how many are hidden (no note where only one row
+ * fits); at least one row. @lines <= 0 (no terminal size): all of them.
+ */
+size_t top_fit_rows(int lines, size_t head, size_t nrows, bool *note);
+
 #endif
