@@ -81,6 +81,7 @@ static __always_inline void count_node(struct exp_inst *st, __u32 id, int nid)
 
 struct walk {
 	const struct chmu_entry *entries;
+	__u32 nr;
 	struct exp_inst *st;
 	__u32 id;
 };
@@ -96,7 +97,7 @@ static long on_entry(__u32 i, void *ctx)
 
 	if (!st)
 		return 1;
-	if (chmu_entry_read(w->entries, i, &e)) {
+	if (chmu_entry_get(w->entries, i, w->nr, &e)) {
 		__sync_fetch_and_add(&untracked, 1);
 		return 0;
 	}
@@ -156,6 +157,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	if (BPF_CORE_READ(b, overflow))
 		__sync_fetch_and_add(&st->overflows, 1);
 	w.entries = BPF_CORE_READ(b, entries);
+	w.nr = nr;
 	w.st = st;
 	if (nr && w.entries)
 		bpf_loop(nr, on_entry, &w, 0);

@@ -68,24 +68,56 @@ struct chmu_ent {
 #define CHMU_ENT_FIELD(raw, type, field)					\
 	(*(type *)((void *)(raw) + bpf_core_field_offset(struct chmu_entry, field)))
 
-/*
- * Entry @i of a batch's array at @base: one read of the whole entry (its
- * size as the driver's BTF has it), then each field at its offset there.
- * The field sizes are the ones user space checked before loading.
- */
-static __always_inline int chmu_entry_read(const struct chmu_entry *base,
-					   __u32 i, struct chmu_ent *e)
-{
-	__u64 raw[CHMU_ENTRY_MAX_SIZE / 8];
-	__u32 sz = bpf_core_type_size(struct chmu_entry);
+/* Entries read from the driver's array at once, into this CPU's buffer */
+#define CHMU_CHUNK 16
 
-	if (bpf_probe_read_kernel(raw, sz, (const void *)base + (__u64)i * sz))
+struct chmu_chunk {
+	__u64 raw[CHMU_CHUNK * CHMU_ENTRY_MAX_SIZE / 8];
+	__u32 bad;	/* the read failed: its entries are unreadable */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct chmu_chunk);
+} chmu_chunks SEC(".maps");
+
+/*
+ * Entry @i of the @nr a batch's array at @base holds, for a walk that asks
+ * for 0, 1, ..., nr - 1 in order (bpf_loop): every CHMU_CHUNK entries one
+ * read into this CPU's buffer (a program does not run twice at once on a
+ * CPU), each entry's size and each field's offset as the driver's BTF has
+ * them (CO-RE, by name); the field sizes are the ones user space checked
+ * before loading (chmubtf.c). -1: unreadable.
+ */
+static __always_inline int chmu_entry_get(const struct chmu_entry *base,
+					  __u32 i, __u32 nr, struct chmu_ent *e)
+{
+	__u64 sz = bpf_core_type_size(struct chmu_entry);
+	__u64 idx = i & (CHMU_CHUNK - 1), n;
+	__u32 k = 0;
+	struct chmu_chunk *c = bpf_map_lookup_elem(&chmu_chunks, &k);
+	void *p;
+
+	if (!c)
 		return -1;
-	e->unit = CHMU_ENT_FIELD(raw, __u64, unit);
-	e->dpa = CHMU_ENT_FIELD(raw, __u64, dpa);
-	e->hpa = CHMU_ENT_FIELD(raw, __u64, hpa);
-	e->count = CHMU_ENT_FIELD(raw, __u64, count);
-	e->nid = CHMU_ENT_FIELD(raw, __s32, nid);
+	if (!idx) {
+		/* 64-bit: the verifier sees the bound clang computes */
+		n = i < nr ? (__u64)nr - i : 0;
+		if (n > CHMU_CHUNK)
+			n = CHMU_CHUNK;
+		c->bad = !!bpf_probe_read_kernel(c->raw, n * sz,
+						  (const void *)base + (__u64)i * sz);
+	}
+	if (c->bad)
+		return -1;
+	p = (void *)c->raw + idx * sz;
+	e->unit = CHMU_ENT_FIELD(p, __u64, unit);
+	e->dpa = CHMU_ENT_FIELD(p, __u64, dpa);
+	e->hpa = CHMU_ENT_FIELD(p, __u64, hpa);
+	e->count = CHMU_ENT_FIELD(p, __u64, count);
+	e->nid = CHMU_ENT_FIELD(p, __s32, nid);
 	return 0;
 }
 

@@ -13,7 +13,8 @@
 #include "chmu.bpf.h"
 
 __u64 sent;
-__u64 dropped;
+__u64 dropped;		/* refused by the full ring buffer */
+__u64 unreadable;	/* could not be read from the driver's batch */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -30,6 +31,7 @@ struct {
 
 struct walk {
 	const struct chmu_entry *entries;
+	__u32 nr;
 };
 
 static __always_inline void ship(struct alert_chunk *c)
@@ -59,8 +61,8 @@ static long on_entry(__u32 i, void *ctx)
 	c = bpf_map_lookup_elem(&chunk, &k);
 	if (!c)
 		return 1;
-	if (chmu_entry_read(w->entries, i, &e)) {
-		__sync_fetch_and_add(&dropped, 1);
+	if (chmu_entry_get(w->entries, i, w->nr, &e)) {
+		__sync_fetch_and_add(&unreadable, 1);
 		return 0;
 	}
 	n = c->n;
@@ -102,6 +104,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	c->seq = BPF_CORE_READ(b, seq);
 	c->inst = CHMU_ID(memdev, chmu, inst);
 	c->n = 0;
+	w.nr = nr;
 	bpf_loop(nr, on_entry, &w, 0);
 	ship(c);
 	return 0;

@@ -88,8 +88,8 @@ static const __u64 zero;
 
 struct walk {
 	const struct chmu_entry *entries;
+	__u32 nr;
 	__u32 id;
-	__u32 gen;
 };
 
 static __always_inline void flush_region(struct scratch *s)
@@ -126,6 +126,8 @@ static __always_inline void flush_cell(struct scratch *s)
 	if (!s->have_cell)
 		return;
 	s->have_cell = 0;
+	/* the interval open now: user space may close one while a drain runs */
+	s->ck.gen = *(volatile __u32 *)&gen;
 	cell = chmu_lookup_init(&cells, &s->ck, &zero);
 	if (cell)
 		__sync_fetch_and_add(cell, s->cell);
@@ -144,7 +146,7 @@ static long on_entry(__u32 i, void *ctx)
 	s = bpf_map_lookup_elem(&scratch, &zero_key);
 	if (!s)
 		return 1;
-	if (chmu_entry_read(w->entries, i, &e)) {
+	if (chmu_entry_get(w->entries, i, w->nr, &e)) {
 		__sync_fetch_and_add(&dropped_read, 1);
 		return 0;
 	}
@@ -189,7 +191,6 @@ static long on_entry(__u32 i, void *ctx)
 	if (!s->have_cell) {
 		s->have_cell = 1;
 		s->ck.inst = w->id;
-		s->ck.gen = w->gen;
 		s->ck.row = row;
 		s->cell = 0;
 		s->cell_entries = 0;
@@ -217,7 +218,6 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	if (!chmu_wanted(memdev, chmu, inst))
 		return 0;
 	w.id = CHMU_ID(memdev, chmu, inst);
-	w.gen = *(volatile __u32 *)&gen;
 	__sync_fetch_and_add(&batches, 1);
 	if (BPF_CORE_READ(b, overflow))
 		__sync_fetch_and_add(&overflows, 1);
@@ -244,12 +244,13 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	__builtin_memset(&s->h, 0, sizeof(s->h));
 	s->have_region = s->have_cell = 0;
 	__sync_fetch_and_add(&entries, nr);
+	w.nr = nr;
 	bpf_loop(nr, on_entry, &w, 0);
 	flush_region(s);
 	flush_cell(s);
 
 	hk.inst = w.id;
-	hk.gen = w.gen;
+	hk.gen = *(volatile __u32 *)&gen;	/* as the cells: the interval open now */
 	h = chmu_lookup_init(&hists, &hk, &zero_hist);
 	for (j = 0; j < CHMUHEAT_SLOTS; j++) {
 		if (!s->h.slots[j])

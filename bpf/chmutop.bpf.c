@@ -38,6 +38,7 @@ static const struct inst_stat zero_inst;
 /* What the walk over one batch's entries shares */
 struct walk {
 	const struct chmu_entry *entries;
+	__u32 nr;
 	__u64 now;
 	__u64 seq;
 	__u32 id;
@@ -54,9 +55,10 @@ static long on_entry(__u32 i, void *ctx)
 	struct unit_key k = {};
 	struct unit_stat *u, init = {};
 	struct chmu_ent e;
-	__u32 g = w->gen;
+	/* per entry: user space may close the interval while a drain runs */
+	__u32 g = *(volatile __u32 *)&gen;
 
-	if (chmu_entry_read(w->entries, i, &e)) {
+	if (chmu_entry_get(w->entries, i, w->nr, &e)) {
 		__sync_fetch_and_add(&dropped, 1);
 		return 0;
 	}
@@ -133,6 +135,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	w.seq = BPF_CORE_READ(b, seq);
 	w.gen = *(volatile __u32 *)&gen;
 	w.entries = BPF_CORE_READ(b, entries);
+	w.nr = nr;
 	st = chmu_lookup_init(&insts, &w.id, &zero_inst);
 	if (st) {
 		st->batches++;

@@ -422,6 +422,7 @@ int main(int argc, char **argv)
 		chmu_json_u64(stdout, "rearmed", s.table.rearms);
 		chmu_json_u64(stdout, "entries", s.received);
 		chmu_json_u64(stdout, "dropped", skel->bss->dropped);
+		chmu_json_u64(stdout, "unreadable", skel->bss->unreadable);
 		chmu_json_u64(stdout, "untracked", s.table.full);
 		if (env.exec) {
 			chmu_json_u64(stdout, "exec_skipped", s.hooks_skipped);
@@ -432,6 +433,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, TOOL ": %llu alerts, %llu suppressed by the hold-off, %llu re-armed; %llu entries seen, %llu dropped, %llu untracked\n",
 			U(s.table.alerts), U(s.table.suppressed), U(s.table.rearms),
 			U(s.received), U(skel->bss->dropped), U(s.table.full));
+		if (skel->bss->unreadable)
+			fprintf(stderr, TOOL ": %llu entries could not be read from the driver's batch\n",
+				U(skel->bss->unreadable));
 	}
 	err = 0;
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * chmuheat: histograms and heatmaps of CXL memory hotness, from the CHMU
- * driver's chmu:chmu_hotlist_entry tracepoint, aggregated in the kernel.
+ * driver's chmu:chmu_hotlist_batch tracepoint (one program run per drain
+ * walks its entries), aggregated in the kernel.
  *
  * Every interval: the log2 histogram of the hotlist counts seen, per
  * instance. At the end: per-region histograms labelled with DPA and HPA

@@ -4,6 +4,7 @@
  * own health, from the cxl_hmu driver's chmu tracepoints, aggregated in
  * the kernel in bounded maps.
  */
+#define _GNU_SOURCE	/* ppoll */
 #include <argp.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -48,7 +49,7 @@ static const struct argp_option opts[] = {
 	{ "granularity", 'g', "SIZE", 0, "Aggregate units into regions of SIZE (a power of two)", 0 },
 	{ "noclear", 'C', NULL, 0, "Do not clear the screen between frames", 0 },
 	{ "batch", 'b', NULL, 0, "Plain text frames, no terminal control or keys", 0 },
-	{ "json", 'j', NULL, 0, "NDJSON records per interval", 0 },
+	{ "json", 'j', NULL, 0, "NDJSON records per interval (no terminal control either: -b is implied)", 0 },
 	{ "max-units", OPT_MAX_UNITS, "N", 0, "Units (or regions) the kernel map holds (default 16384)", 0 },
 	{ "bpf-stats", OPT_BPF_STATS, NULL, 0, "Measure chmutop's BPF run time (turns on the kernel's BPF statistics, which every BPF program on the machine then pays for)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
@@ -91,17 +92,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		break;
 	case ARGP_KEY_ARG:
 		return chmu_argp_interval(st, arg, &env.interval, &env.count);
-	case ARGP_KEY_END:
-		if (env.json && env.batch)
-			argp_error(st, "-b and -j exclude each other");
-		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }
 
-#define TOP_HEAD_MAX (8 + 2 * CHMUTOP_MAX_INST)
+/* Header lines: title, 3 per instance, 3 notes, the blank line */
+#define TOP_HEAD_MAX(ninst) (5 + 3 * (size_t)(ninst))
 
 static uint64_t now_ns(void)
 {
@@ -127,8 +125,9 @@ struct state {
 	uint64_t units;			/* map entries */
 	bool interactive, paused, color, help;
 	int lines, cols;		/* the terminal's size, 0: unknown */
+	sigset_t waitmask;		/* the signal mask while waiting for keys */
 	/* the frame on screen, redrawn as it was when the terminal resizes */
-	char head[TOP_HEAD_MAX][256];
+	char (*head)[256];		/* TOP_HEAD_MAX(ninst) lines */
 	size_t nhead;
 	char titles[256];
 	char (*shown)[256];
@@ -156,7 +155,7 @@ static void term_size(struct state *s)
 
 static void head_line(struct state *s, const char *line)
 {
-	if (s->nhead < TOP_HEAD_MAX)
+	if (s->nhead < TOP_HEAD_MAX(s->ninst))
 		snprintf(s->head[s->nhead++], sizeof(s->head[0]), "%s", line);
 }
 
@@ -552,12 +551,10 @@ static void wait_until(struct state *s, uint64_t end)
 
 	while (!chmu_exiting && (t = now_ns()) < end) {
 		struct pollfd pfd = { .fd = 0, .events = POLLIN };
-		int ms = (end - t) / 1000000 + 1;
+		struct timespec ts = { (end - t) / 1000000000ULL, (end - t) % 1000000000ULL };
 		char c;
 
 		if (!s->interactive) {
-			struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
 			nanosleep(&ts, NULL);
 			continue;
 		}
@@ -570,14 +567,22 @@ static void wait_until(struct state *s, uint64_t end)
 			else if (s->nhead)
 				display(s);
 		}
-		if (poll(&pfd, 1, ms) <= 0 || read(0, &c, 1) != 1)
+		/*
+		 * SIGWINCH is blocked but here: one arriving after the check
+		 * above ends this wait at once rather than the next frame's
+		 */
+		if (ppoll(&pfd, 1, &ts, &s->waitmask) <= 0 || read(0, &c, 1) != 1)
 			continue;
-		if (s->help && c != 'q') {
+		if (c == 'q') {
+			chmu_exiting = 1;
+			continue;
+		}
+		/* any key leaves the list of keys (and does what it does) */
+		if (s->help && c != '?' && c != 'h') {
 			s->help = false;
 			display(s);
-		} else if (c == 'q') {
-			chmu_exiting = 1;
-		} else if (c == 's') {
+		}
+		if (c == 's') {
 			env.sort = (env.sort + 1) % TOP_SORT_NR;
 		} else if (c == 'p') {
 			s->paused = !s->paused;
@@ -628,7 +633,8 @@ int main(int argc, char **argv)
 	s.dprev = calloc(n, sizeof(*s.dprev));
 	s.cur = calloc(n, sizeof(*s.cur));
 	s.shown = calloc(env.rows, sizeof(*s.shown));
-	if (!s.prev || !s.dprev || !s.cur || !s.shown) {
+	s.head = calloc(TOP_HEAD_MAX(n), sizeof(*s.head));
+	if (!s.prev || !s.dprev || !s.cur || !s.shown || !s.head) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
@@ -679,11 +685,20 @@ int main(int argc, char **argv)
 	s.interactive = !env.batch && !env.json && isatty(1) && isatty(0);
 	s.color = s.interactive && !chmu_no_color(stdout);
 	if (s.interactive) {
-		/* no SA_RESTART: the wait for keys returns to redraw */
-		struct sigaction sa = { .sa_handler = on_winch };
+		/*
+		 * A resize ends the wait for keys (ppoll is never restarted) and
+		 * nothing else: other calls restart. SIGWINCH is blocked outside
+		 * that wait, so that none is missed between check and wait.
+		 */
+		struct sigaction sa = { .sa_handler = on_winch, .sa_flags = SA_RESTART };
+		sigset_t winch;
 
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGWINCH, &sa, NULL);
+		sigemptyset(&winch);
+		sigaddset(&winch, SIGWINCH);
+		sigprocmask(SIG_BLOCK, &winch, &s.waitmask);
+		sigdelset(&s.waitmask, SIGWINCH);
 		term_size(&s);
 	}
 	if (s.interactive && !tcgetattr(0, &saved)) {
@@ -733,6 +748,7 @@ cleanup:
 	chmutop_bpf__destroy(s.skel);
 	free(s.rows);
 	free(s.shown);
+	free(s.head);
 	free(s.prev);
 	free(s.dprev);
 	free(s.cur);

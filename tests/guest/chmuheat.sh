@@ -31,7 +31,7 @@ if mountpoint -q /sys/kernel/tracing; then
 else
 	fail "tracefs is not mounted at /sys/kernel/tracing in the lab guest"
 fi
-for args in "-R 3M" "-i 0" "-m cxl0" "-t 5" "0" "1 1 1" "-x" "-j --csv"; do
+for args in "-g 3M" "-i 0" "-m cxl0" "-t 5" "0" "1 1 1" "-x" "-j --csv"; do
 	rc=0
 	# shellcheck disable=SC2086
 	out=$(chmuheat $args 2>&1) || rc=$?
@@ -139,3 +139,17 @@ else
 fi
 rc=0; out=$(chmuheat --window 0 2>&1) || rc=$?
 expect_eq "$rc" 1 "--window 0 refused"
+
+# 40 units in one epoch: drains of more entries than the BPF walker reads
+# at once (16) count each entry once, whatever the batches.
+hmu_cfg mode=epoch threshold=1 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
+l0=$(bpf_links)
+chmuheat -j --no-heatmap 1 3 >/tmp/heat.out &
+pid=$!
+attached "$l0" $pid
+chmu-workload touch --dax "$DEV" --size 2M --units 0-39 --count 10 >/dev/null
+wait $pid
+hmu_cfg enable=0
+expect_eq "$(jq -c 'select(.type == "summary") | [.entries, .dropped]' /tmp/heat.out)" "[40,0]" "40 entries"
+expect_eq "$(jq -r 'select(.type=="region") | "\(.entries) \(.sum) \(.max)"' /tmp/heat.out)" "40 400 10" "their region"
+expect_eq "$(jq -s '[.[] | select(.type == "hist") | .buckets[] | select(.lo == 8) | .count] | add' /tmp/heat.out)" 40 "all in the 8-15 bucket"

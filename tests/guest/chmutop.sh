@@ -133,7 +133,6 @@ sleep 0.3
 before=$(tmux capture-pane -p -t top | head -n 1)
 sleep 2
 expect_eq "$(tmux capture-pane -p -t top | head -n 1)" "$before" "paused screen does not change"
-tmux send-keys -t top p	# resume
 # ? lists the keys until any key; a resize redraws the frame at once,
 # fitted: as many rows as the height leaves, lines cut at the width.
 pane_has() { # pane_has REGEX: the screen shows it within 5 s
@@ -144,10 +143,12 @@ pane_has() { # pane_has REGEX: the screen shows it within 5 s
 	tmux capture-pane -p -t top
 	return 1
 }
+# still paused: no frame comes, only a key brings the frame back
 tmux send-keys -t top '?'
 pane_has '^  \?   this list' || fail "? did not list the keys"
 tmux send-keys -t top x
 pane_has '^chmutop .*sort' || fail "a key did not leave the key list"
+tmux send-keys -t top p	# resume
 chmu-workload touch --dax "$DEV" --size 2M --units 9,11 --count 50 >/dev/null
 pane_has "^$(printf '%#x' $((hpa + 0xb000))) " || fail "units 9 and 11 not on the screen"
 # 10 lines: 5 of header, the titles, 2 rows, the note, a free last line

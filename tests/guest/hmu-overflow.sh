@@ -22,11 +22,10 @@ chmu-perf "$PMU/access_type=6,hotness_threshold=1,epoch_scale=5,epoch_multiplier
 	>/tmp/perf.out 2>&1 &
 perf=$!
 hmu_wait enable 1
-links() { bpftool link show -j | jq length; }
-l0=$(links)
+l0=$(bpf_links)
 chmuheat -j 1 >/tmp/heat.out 2>/tmp/heat.err &
 heat=$!
-for _ in $(seq 100); do [ "$(links)" -gt "$l0" ] && break; sleep 0.1; done
+attached "$l0" $heat
 touch $go
 wait $perf || fail "chmu-perf: $(cat /tmp/perf.out)"
 kill -INT $heat

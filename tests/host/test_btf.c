@@ -24,7 +24,10 @@ struct layout {
 	int entry_pad;		/* bytes added at the end of struct chmu_entry */
 	const char *entry_name;	/* what the entries pointer points to */
 	int bitfield;		/* make chmu_entry.count a 40-bit field */
+	int packed;		/* chmu_entry's members without alignment */
 };
+
+#define ALIGN(x, a) (((x) + (a) - 1) / (a) * (a))
 
 static const struct mem batch_std[] = {
 	{ "memdev", 0 }, { "chmu", 0 }, { "inst", 0 }, { "seq", 2 }, { "nr", 1 },
@@ -55,13 +58,15 @@ static struct btf *make(const struct layout *l)
 	t_u16 = btf__add_int(btf, "short unsigned int", 2, 0);
 	t_typedef = btf__add_typedef(btf, "u64", t_u64);	/* as the kernel has it */
 	for (off = 0, i = 0; i < l->nentry; i++)
-		off += msize(l->entry[i].type);
+		off = ALIGN(off, l->packed ? 1 : msize(l->entry[i].type)) +
+		      msize(l->entry[i].type);
 	off = (off + 7) / 8 * 8 + l->entry_pad;
 	t_entry = btf__add_struct(btf, "chmu_entry", off);
 	for (off = 0, i = 0; i < l->nentry; i++) {
 		int bits = l->bitfield && !strcmp(l->entry[i].name, "count") ? 40 : 0;
 
 		ids[0] = t_int; ids[1] = t_u32; ids[2] = t_typedef; ids[4] = t_u16;
+		off = ALIGN(off, l->packed ? 1 : msize(l->entry[i].type));
 		btf__add_field(btf, l->entry[i].name, ids[l->entry[i].type], off * 8, bits);
 		off += msize(l->entry[i].type);
 	}
@@ -98,7 +103,7 @@ static bool ok(const struct layout *l, char *why, size_t len)
 int main(void)
 {
 	struct layout l = { batch_std, N(batch_std), entry_std, N(entry_std), 0,
-			    "chmu_entry", 0 };
+			    "chmu_entry", 0, 0 };
 	struct mem batch[N(batch_std)], entry[N(entry_std)];
 	char why[160];
 	int i;
@@ -136,6 +141,19 @@ int main(void)
 	CHECK(!ok(&l, why, sizeof(why)));
 	CHECK(!strcmp(why, "the driver's chmu_batch.seq is not an integer of 8 bytes"));
 	batch[3].type = 2;
+
+	/* nid first: aligned by the compiler, fine; packed, the u64s are not */
+	entry[0] = entry_std[4];
+	entry[1] = entry_std[0];
+	entry[2] = entry_std[1];
+	entry[3] = entry_std[2];
+	entry[4] = entry_std[3];
+	CHECK(ok(&l, why, sizeof(why)));
+	l.packed = 1;
+	CHECK(!ok(&l, why, sizeof(why)));
+	CHECK(!strcmp(why, "the driver's chmu_entry.unit is not aligned to its size"));
+	l.packed = 0;
+	memcpy(entry, entry_std, sizeof(entry));
 
 	/* a bit field */
 	l.bitfield = 1;

@@ -35,7 +35,6 @@ done
 usage chmutop "-s hot" "chmutop: sort key must be count, sum, rate, seen or addr, not 'hot'"
 usage chmutop "-r 0" "chmutop: -r/--rows: invalid number '0' (1..10000)"
 usage chmutop "--max-units 0" "chmutop: --max-units: invalid number '0' (1..4194304)"
-usage chmutop "-b -j" "chmutop: -b and -j exclude each other"
 usage chmuheat "-j --csv" "chmuheat: -j and --csv exclude each other"
 usage chmuheat "-r 0" "chmuheat: -r/--rows: invalid number '0' (1..4096)"
 usage chmuheat "--window 0" "chmuheat: --window: invalid number '0' (1..100000)"

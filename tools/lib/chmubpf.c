@@ -147,18 +147,21 @@ bool chmu_env_ok(const char *tool, bool *tp_btf)
 			tool);
 		goto out;
 	}
-	/* The programs read the driver's types by name: they must be there */
+	/*
+	 * The programs read the driver's types by name: in the module's BTF,
+	 * or in the kernel's when the driver is built in.
+	 */
 	btf = btf__load_module_btf("cxl_hmu", vmlinux);
-	if (!btf) {
+	if (!btf && btf__find_by_name_kind(vmlinux, "chmu_batch", BTF_KIND_STRUCT) <= 0) {
 		fprintf(stderr, "%s: no BTF for the cxl_hmu module (/sys/kernel/btf/cxl_hmu): needs CONFIG_DEBUG_INFO_BTF_MODULES\n",
 			tool);
 		goto out;
 	}
-	if (!chmu_btf_types_ok(btf, why, sizeof(why))) {
+	if (!chmu_btf_types_ok(btf ?: vmlinux, why, sizeof(why))) {
 		fprintf(stderr, "%s: %s: the tools and the driver do not match\n", tool, why);
 		goto out;
 	}
-	*tp_btf = !getenv("CHMU_RAW_TP") && tp_btf_possible(btf);
+	*tp_btf = !getenv("CHMU_RAW_TP") && tp_btf_possible(btf ?: vmlinux);
 	ok = true;
 out:
 	btf__free(btf);

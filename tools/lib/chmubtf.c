@@ -105,6 +105,12 @@ static bool members_ok(const struct btf *btf, const char *sname,
 				 w[i].name, w[i].size);
 			return false;
 		}
+		/* the programs load entry fields from a copy, aligned */
+		if (btf_member_bit_offset(s, m - btf_members(s)) / 8 % w[i].size) {
+			snprintf(why, len, "the driver's %s.%s is not aligned to its size", sname,
+				 w[i].name);
+			return false;
+		}
 	}
 	return true;
 }
