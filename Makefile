@@ -68,7 +68,7 @@ tools: $(addprefix $(BUILD)/bin/,$(TOOLS) $(BPF_TOOLS))
 $(VMLINUX_H): FORCE kernel
 	$(Q)vmlinux-gen/gen.sh $(BUILD)/vmlinux
 
-$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/*.h tools/%.h $(VMLINUX_H)
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/*.h tools/%.h tools/lib/chmuabi.h $(VMLINUX_H)
 	@mkdir -p $(@D)
 	@echo "  BPF     $@"
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@

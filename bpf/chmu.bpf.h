@@ -62,8 +62,8 @@ struct chmu_ent {
 	__s32 nid;
 };
 
-/* The largest struct chmu_entry the programs take (checked: chmubtf.c) */
-#define CHMU_ENTRY_MAX_SIZE 64
+/* CHMU_ENTRY_MAX_SIZE: the largest struct chmu_entry (checked: chmubtf.c) */
+#include "lib/chmuabi.h"
 
 #define CHMU_ENT_FIELD(raw, type, field)					\
 	(*(type *)((void *)(raw) + bpf_core_field_offset(struct chmu_entry, field)))

@@ -15,7 +15,8 @@
 const volatile __u32 gran_shift;	/* 0: per unit */
 
 __u32 gen;		/* the interval number, advanced by user space */
-__u64 dropped;		/* entries not counted: no unit could be evicted, or unreadable */
+__u64 dropped;		/* entries not counted: no unit could be evicted */
+__u64 unreadable;	/* entries not counted: not readable from the driver's batch */
 __u64 inserted;		/* units (slots) added to the map: less its size, evicted */
 
 /* Least recently seen units make room for new ones: the view stays live */
@@ -59,7 +60,7 @@ static long on_entry(__u32 i, void *ctx)
 	__u32 g = *(volatile __u32 *)&gen;
 
 	if (chmu_entry_get(w->entries, i, w->nr, &e)) {
-		__sync_fetch_and_add(&dropped, 1);
+		__sync_fetch_and_add(&unreadable, 1);
 		return 0;
 	}
 	k.inst = w->id;

@@ -13,18 +13,18 @@ expect_eq() {
 	echo "ok: $3 = $2"
 }
 
-# bpf_links: how many BPF links exist. attached BEFORE PID: wait (30 s at
-# most) until there are more than BEFORE, i.e. a tool started meanwhile has
-# attached its programs; fail if PID exits first or they never come.
+# bpf_links: how many BPF links exist. attached BEFORE [PID]: wait (30 s
+# at most) until there are more than BEFORE, i.e. a tool started meanwhile
+# has attached its programs; fail if PID exits first or they never come.
 bpf_links() { bpftool link show -j | jq length; }
 attached() {
 	local _
 	for _ in $(seq 300); do
 		[ "$(bpf_links)" -gt "$1" ] && return 0
-		kill -0 "$2" 2>/dev/null || fail "process $2 ended before attaching"
+		[ -z "${2-}" ] || kill -0 "$2" 2>/dev/null || fail "process $2 ended before attaching"
 		sleep 0.1
 	done
-	fail "process $2 did not attach its BPF programs"
+	fail "${2:-the tool} did not attach its BPF programs"
 }
 
 # kv KEY TEXT: the value of KEY=value in TEXT (one per line).

@@ -98,8 +98,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
-/* Header lines: title, 3 per instance, 3 notes, the blank line */
-#define TOP_HEAD_MAX(ninst) (5 + 3 * (size_t)(ninst))
+/* Header lines: title, 3 per instance, 4 notes, the blank line */
+#define TOP_HEAD_MAX(ninst) (6 + 3 * (size_t)(ninst))
 
 static uint64_t now_ns(void)
 {
@@ -408,6 +408,7 @@ static void frame_end(struct state *s)
 static void frame(struct state *s, double secs, unsigned int n)
 {
 	uint64_t bpf_ns, bpf_runs, dropped = s->skel->bss->dropped;
+	uint64_t unreadable = s->skel->bss->unreadable;
 	uint64_t inserted = s->skel->bss->inserted;
 	uint64_t evicted = inserted > s->units ? inserted - s->units : 0;
 	uint64_t mono_to_wall = s->mono_to_wall;
@@ -456,6 +457,7 @@ static void frame(struct state *s, double secs, unsigned int n)
 			if (env.bpf_stats)
 				chmu_json_u64(stdout, "bpf_ns", bpf_ns - s->bpf_ns_prev);
 			chmu_json_u64(stdout, "dropped", dropped);
+			chmu_json_u64(stdout, "unreadable", unreadable);
 			chmu_json_u64(stdout, "evicted", evicted);
 			chmu_json_end(stdout);
 			s->prev[i] = *cur;
@@ -529,6 +531,11 @@ static void frame(struct state *s, double secs, unsigned int n)
 			 U(dropped));
 		head_line(s, line);
 	}
+	if (unreadable) {
+		snprintf(line, sizeof(line), "%llu hotlist entries not counted: not readable from the driver's batch",
+			 U(unreadable));
+		head_line(s, line);
+	}
 	if (any_always_on)
 		head_line(s, "always-on: REACH means the unit reached the threshold; HITS counts how often");
 	head_line(s, "");
@@ -555,7 +562,7 @@ static void wait_until(struct state *s, uint64_t end)
 		char c;
 
 		if (!s->interactive) {
-			nanosleep(&ts, NULL);
+			ppoll(NULL, 0, &ts, &s->waitmask);
 			continue;
 		}
 		if (resized) {
@@ -568,8 +575,8 @@ static void wait_until(struct state *s, uint64_t end)
 				display(s);
 		}
 		/*
-		 * SIGWINCH is blocked but here: one arriving after the check
-		 * above ends this wait at once rather than the next frame's
+		 * The signals are blocked but here: one arriving after the
+		 * checks above ends this wait at once, not the next frame
 		 */
 		if (ppoll(&pfd, 1, &ts, &s->waitmask) <= 0 || read(0, &c, 1) != 1)
 			continue;
@@ -684,22 +691,29 @@ int main(int argc, char **argv)
 
 	s.interactive = !env.batch && !env.json && isatty(1) && isatty(0);
 	s.color = s.interactive && !chmu_no_color(stdout);
-	if (s.interactive) {
-		/*
-		 * A resize ends the wait for keys (ppoll is never restarted) and
-		 * nothing else: other calls restart. SIGWINCH is blocked outside
-		 * that wait, so that none is missed between check and wait.
-		 */
+	/*
+	 * The signals that end the run, and a resize, end the wait between
+	 * frames (ppoll is never restarted); other calls restart. They are
+	 * blocked outside that wait, so that none arriving between the check
+	 * and the wait is slept through.
+	 */
+	{
 		struct sigaction sa = { .sa_handler = on_winch, .sa_flags = SA_RESTART };
-		sigset_t winch;
+		static const int waking[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH };
+		sigset_t block;
+		unsigned int j;
 
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGWINCH, &sa, NULL);
-		sigemptyset(&winch);
-		sigaddset(&winch, SIGWINCH);
-		sigprocmask(SIG_BLOCK, &winch, &s.waitmask);
-		sigdelset(&s.waitmask, SIGWINCH);
-		term_size(&s);
+		sigemptyset(&block);
+		for (j = 0; j < sizeof(waking) / sizeof(waking[0]); j++)
+			sigaddset(&block, waking[j]);
+		sigprocmask(SIG_BLOCK, &block, &s.waitmask);
+		for (j = 0; j < sizeof(waking) / sizeof(waking[0]); j++)
+			sigdelset(&s.waitmask, waking[j]);
+		if (s.interactive) {
+			sigemptyset(&sa.sa_mask);
+			sigaction(SIGWINCH, &sa, NULL);
+			term_size(&s);
+		}
 	}
 	if (s.interactive && !tcgetattr(0, &saved)) {
 		raw = saved;

@@ -23,9 +23,10 @@ expect_eq "$rc:$(head -n 1 <<<"$out")" "1:chmualert: give one of -c/--count and 
 touch7() { chmu-workload touch --dax "$DEV" --size 2M --units 7 --count "$1" >/dev/null; }
 sequence() { # the four epochs; chmualert ARGS runs over them
 	hmu_cfg mode=epoch threshold=5 epoch_us=2000000 fill_threshold=0 unit_shift=12 enable=1
+	l0=$(bpf_links)
 	chmualert "$@" 1 10 >/tmp/alert.out 2>/tmp/alert.err &
 	local pid=$!
-	sleep 0.5
+	attached "$l0" $pid
 	touch7 300; sleep 2
 	touch7 250; sleep 2
 	touch7 50; sleep 2
@@ -50,9 +51,10 @@ expect_eq "$(jq -r 'select(.type=="summary") | "\(.alerts) \(.suppressed) \(.rea
 
 # --exec, with a rate alert: 300 counts in a 2 s window is 150/s.
 hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 enable=1
+l0=$(bpf_links)
 chmualert -R 100 -w 2 --exec 'env | grep ^CHMU_ALERT_ | grep -v TIME | sort >/tmp/alert.env' 1 3 >/tmp/alert.out 2>/tmp/alert.err &
 pid=$!
-sleep 0.5
+attached "$l0" $pid
 touch7 300
 wait $pid
 hmu_cfg enable=0
@@ -63,9 +65,10 @@ expect_eq "$(tr '\n' ' ' </tmp/alert.env)" \
 # A 4 KiB ring buffer and a stopped consumer: 600 entries in one drain,
 # most of them dropped; every one is either received or counted dropped.
 hmu_cfg mode=epoch threshold=1 epoch_us=1000000 fill_threshold=0 enable=1
+l0=$(bpf_links)
 chmualert -c 1000 -j --ringbuf-size 4K 1 4 >/tmp/alert.out 2>/tmp/alert.err &
 pid=$!
-sleep 0.5
+attached "$l0" $pid
 kill -STOP $pid
 chmu-workload touch --dax "$DEV" --size 4M --units 0-599 >/dev/null
 sleep 1.5
@@ -83,9 +86,10 @@ grep -q "^chmualert: $dropped hotlist entries dropped by the full ring buffer ($
 # exactly that) prints in full everywhere, not as 1e+06.
 million() { # million ARGS...: chmualert -c 1000000 ARGS while unit 7 reaches it
 	hmu_cfg mode=always-on threshold=1000000 fill_threshold=1 enable=1
+	l0=$(bpf_links)
 	chmualert -c 1000000 "$@" 1 3 >/tmp/alert.out 2>/tmp/alert.err &
 	local pid=$!
-	sleep 0.5
+	attached "$l0" $pid
 	touch7 1000000
 	wait $pid || { cat /tmp/alert.err; fail "chmualert $* failed"; }
 	hmu_cfg enable=0
@@ -103,9 +107,10 @@ expect_eq "$(grep '"type":"alert"' /tmp/alert.out | grep -o '"value":[^,]*,"thre
 # one alert, the region's largest count, at its DPA and the hot unit's
 # HPA, whether the two land in one epoch or two.
 hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
+l0=$(bpf_links)
 chmualert -c 200 -g 2M 1 3 >/tmp/alert.out 2>/tmp/alert.err &
 pid=$!
-sleep 0.5
+attached "$l0" $pid
 chmu-workload touch --dax "$DEV" --size 2M --units 3 --count 100 >/dev/null
 touch7 300
 wait $pid
@@ -118,9 +123,10 @@ expect_eq "$(cut -d' ' -f2- /tmp/alert.out)" "ALERT mem0.0.0 hpa $h7 dpa 0x0 nid
 # still running.
 rm -f /tmp/hook.go /tmp/hook.ran
 hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
+l0=$(bpf_links)
 chmualert -c 200 -j --exec-max 1 --exec 'while [ ! -e /tmp/hook.go ]; do sleep 0.1; done; echo "$CHMU_ALERT_DPA" >>/tmp/hook.ran' 1 4 >/tmp/alert.out 2>/tmp/alert.err &
 pid=$!
-sleep 0.5
+attached "$l0" $pid
 chmu-workload touch --dax "$DEV" --size 2M --units 3 --count 300 >/dev/null
 touch7 300
 for _ in $(seq 100); do [ "$(grep -c '"type":"alert"' /tmp/alert.out)" = 2 ] && break; sleep 0.1; done

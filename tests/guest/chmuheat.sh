@@ -51,9 +51,10 @@ hot() {
 }
 run() { # run ARGS...: chmuheat over 3 s of the hot set, output in out.*
 	hmu_cfg threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 mode=epoch enable=1
+	l0=$(bpf_links)
 	chmuheat "$@" 1 3 >/tmp/heat.out 2>/tmp/heat.err &
 	local pid=$!
-	sleep 0.5
+	attached "$l0" $pid
 	hot
 	wait $pid || { cat /tmp/heat.err; fail "chmuheat $* failed"; }
 	hmu_cfg enable=0
@@ -104,9 +105,10 @@ expect_eq "$(awk -F, 'NR > 1 && NF != 12' /tmp/heat.out | wc -l)" 0 "12 columns 
 
 # --enable: configure, enable for the run, restore.
 hmu_cfg threshold=1 epoch_us=100000
+l0=$(bpf_links)
 chmuheat --enable -t 4 -u 4K -e 1000000 -j 1 2 >/tmp/heat.out &
 pid=$!
-sleep 0.5
+attached "$l0" $pid
 expect_eq "$(cat $HMU/enable) $(cat $HMU/threshold) $(cat $HMU/epoch_us)" "1 4 1000000" "enabled by chmuheat"
 chmu-workload touch --dax "$DEV" --size 2M --units 5 --count 10 >/dev/null
 wait $pid
@@ -120,9 +122,10 @@ hmu_cfg enable=0
 # A rolling heatmap: --window 2 over 4 intervals keeps the last two; the
 # records number intervals from the run's start, whatever the window.
 hmu_cfg mode=epoch threshold=1 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
+l0=$(bpf_links)
 chmuheat -j --window 2 1 4 >/tmp/heat.out &
 pid=$!
-sleep 0.5
+attached "$l0" $pid
 chmu-workload touch --dax "$DEV" --size 2M --units 5 --count 10 >/dev/null
 wait $pid
 hmu_cfg enable=0
@@ -140,16 +143,21 @@ fi
 rc=0; out=$(chmuheat --window 0 2>&1) || rc=$?
 expect_eq "$rc" 1 "--window 0 refused"
 
-# 40 units in one epoch: drains of more entries than the BPF walker reads
-# at once (16) count each entry once, whatever the batches.
-hmu_cfg mode=epoch threshold=1 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
+# 40 entries in one drain, more than the BPF walker reads at once (16):
+# always-on at threshold 10 posts each unit once, with count 10, whatever
+# the epochs; with no poll and no fill interrupt the disable's flush is the
+# only drain.
+hmu_cfg mode=always-on threshold=10 fill_threshold=0 poll_ms=60000 unit_shift=12 enable=1
 l0=$(bpf_links)
-chmuheat -j --no-heatmap 1 3 >/tmp/heat.out &
+chmuheat -j --no-heatmap 1 >/tmp/heat.out &
 pid=$!
 attached "$l0" $pid
 chmu-workload touch --dax "$DEV" --size 2M --units 0-39 --count 10 >/dev/null
-wait $pid
 hmu_cfg enable=0
-expect_eq "$(jq -c 'select(.type == "summary") | [.entries, .dropped]' /tmp/heat.out)" "[40,0]" "40 entries"
+kill -INT $pid
+wait $pid
+hmu_cfg poll_ms=100
+expect_eq "$(cat "$HMU/batches") $(cat "$HMU/entries")" "1 40" "one drain of 40 entries"
+expect_eq "$(jq -c 'select(.type == "summary") | [.batches, .entries, .dropped]' /tmp/heat.out)" "[1,40,0]" "chmuheat saw it whole"
 expect_eq "$(jq -r 'select(.type=="region") | "\(.entries) \(.sum) \(.max)"' /tmp/heat.out)" "40 400 10" "their region"
 expect_eq "$(jq -s '[.[] | select(.type == "hist") | .buckets[] | select(.lo == 8) | .count] | add' /tmp/heat.out)" 40 "all in the 8-15 bucket"

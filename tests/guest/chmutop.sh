@@ -18,9 +18,10 @@ hot() {
 }
 epoch() { hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1; }
 run() { # run ARGS...: chmutop in the background while the hot set runs
+	l0=$(bpf_links)
 	chmutop "$@" >/tmp/top.out 2>/tmp/top.err &
 	local pid=$!
-	sleep 0.5
+	attached "$l0" $pid
 	hot
 	wait $pid || { cat /tmp/top.err; fail "chmutop $* failed"; }
 }
@@ -85,9 +86,10 @@ grep -q '^unit map full (1 entries): 1 least recently seen evicted$' /tmp/top.ou
 # approximate (it may free several entries at once, and keeps recently
 # looked-up ones longer), so what is exact is: the newest unit (7) is in
 # the view, every unit is either shown or counted evicted, none is lost.
+l0=$(bpf_links)
 chmutop -b -s addr --max-units 4 1 6 >/tmp/top.out 2>/tmp/top.err &
 pid=$!
-sleep 0.5
+attached "$l0" $pid
 b=$(cat $HMU/batches)
 chmu-workload touch --dax "$DEV" --size 2M --units 0-3 --count 10 >/dev/null
 hmu_wait batches $((b + 1))
@@ -103,9 +105,10 @@ hmu_cfg enable=0
 
 # Always-on: the count columns say what a count means.
 hmu_cfg mode=always-on threshold=50 fill_threshold=1 enable=1
+l0=$(bpf_links)
 chmutop -b 1 2 >/tmp/top.out &
 pid=$!
-sleep 0.5
+attached "$l0" $pid
 chmu-workload touch --dax "$DEV" --size 2M --units 5 --count 100 >/dev/null
 wait $pid
 grep -q '^always-on: REACH means the unit reached the threshold; HITS counts how often$' /tmp/top.out || fail "always-on note"
@@ -116,8 +119,9 @@ hmu_cfg enable=0
 # Interactive, under tmux: keys change the sort, pause and quit.
 epoch
 export TERM=xterm-256color
+l0=$(bpf_links)
 tmux new-session -d -s top -x 80 -y 30 "chmutop 1"
-sleep 0.5
+attached "$l0"
 hot
 sleep 2
 screen=$(tmux capture-pane -p -t top)

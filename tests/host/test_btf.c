@@ -60,7 +60,7 @@ static struct btf *make(const struct layout *l)
 	for (off = 0, i = 0; i < l->nentry; i++)
 		off = ALIGN(off, l->packed ? 1 : msize(l->entry[i].type)) +
 		      msize(l->entry[i].type);
-	off = (off + 7) / 8 * 8 + l->entry_pad;
+	off = (l->packed ? off : (off + 7) / 8 * 8) + l->entry_pad;
 	t_entry = btf__add_struct(btf, "chmu_entry", off);
 	for (off = 0, i = 0; i < l->nentry; i++) {
 		int bits = l->bitfield && !strcmp(l->entry[i].name, "count") ? 40 : 0;
@@ -154,6 +154,11 @@ int main(void)
 	CHECK(!strcmp(why, "the driver's chmu_entry.unit is not aligned to its size"));
 	l.packed = 0;
 	memcpy(entry, entry_std, sizeof(entry));
+	/* __packed as declared: the members aligned, 36 bytes in all */
+	l.packed = 1;
+	CHECK(!ok(&l, why, sizeof(why)));
+	CHECK(!strcmp(why, "the driver's struct chmu_entry is 36 bytes, not a multiple of 8"));
+	l.packed = 0;
 
 	/* a bit field */
 	l.bitfield = 1;

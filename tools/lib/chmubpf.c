@@ -153,7 +153,7 @@ bool chmu_env_ok(const char *tool, bool *tp_btf)
 	 */
 	btf = btf__load_module_btf("cxl_hmu", vmlinux);
 	if (!btf && btf__find_by_name_kind(vmlinux, "chmu_batch", BTF_KIND_STRUCT) <= 0) {
-		fprintf(stderr, "%s: no BTF for the cxl_hmu module (/sys/kernel/btf/cxl_hmu): needs CONFIG_DEBUG_INFO_BTF_MODULES\n",
+		fprintf(stderr, "%s: no BTF for the cxl_hmu driver's types: neither /sys/kernel/btf/cxl_hmu (CONFIG_DEBUG_INFO_BTF_MODULES) nor the kernel's (a built-in driver)\n",
 			tool);
 		goto out;
 	}

@@ -125,9 +125,14 @@ bool chmu_btf_types_ok(const struct btf *btf, char *why, size_t len)
 	if (!members_ok(btf, "chmu_entry", entry_members,
 			sizeof(entry_members) / sizeof(entry_members[0]), NULL, why, len))
 		return false;
-	if (entry->size > CHMU_BTF_ENTRY_MAX) {
+	if (entry->size > CHMU_ENTRY_MAX_SIZE) {
 		snprintf(why, len, "the driver's struct chmu_entry is %u bytes, more than the %d the tools read",
-			 entry->size, CHMU_BTF_ENTRY_MAX);
+			 entry->size, CHMU_ENTRY_MAX_SIZE);
+		return false;
+	}
+	if (entry->size % 8) {
+		snprintf(why, len, "the driver's struct chmu_entry is %u bytes, not a multiple of 8",
+			 entry->size);
 		return false;
 	}
 	return true;

@@ -10,16 +10,17 @@
 #include <stddef.h>
 #include <bpf/btf.h>
 
-/* The largest struct chmu_entry the programs take (bpf/chmu.bpf.h) */
-#define CHMU_BTF_ENTRY_MAX 64
+#include "chmuabi.h"
 
 /*
  * Check @btf (the cxl_hmu module's BTF on the kernel's) for what the
  * programs read through CO-RE: struct chmu_batch with memdev, chmu, inst,
  * nr, size, overflow (4-byte integers), seq and lost (8-byte integers) and
  * entries, a pointer to struct chmu_entry; struct chmu_entry with unit,
- * dpa, hpa, count (8-byte integers) and nid (a 4-byte integer), at most
- * CHMU_BTF_ENTRY_MAX bytes. Members are found by name, in any order
+ * dpa, hpa, count (8-byte integers) and nid (a 4-byte integer), each
+ * aligned to its size, the whole at most CHMU_ENTRY_MAX_SIZE bytes and a
+ * multiple of 8 (the programs copy entries back to back and load from the
+ * copy). Members are found by name, in any order
  * (CO-RE relocates their offsets). On a mismatch, write one line saying
  * what differs to @why and return false.
  */
