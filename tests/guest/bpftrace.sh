@@ -10,7 +10,7 @@ hpa=$((HPA))
 
 # bt OUT ARGS...: bpftrace ARGS while the workload runs; Ctrl-C after it.
 bt() {
-	local out=$1 pid i
+	local out=$1 pid i n
 	shift
 	hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=0
 	bpftrace "$@" >"$out" 2>&1 &
@@ -20,7 +20,15 @@ bt() {
 		sleep 0.1
 	done
 	grep -q '^Attaching' "$out" || { cat "$out"; fail "bpftrace $* did not attach"; }
-	sleep 0.3
+	# its tracepoint probes are on: perf events of its pid (BEGIN runs
+	# before bpftrace attaches them, so it cannot tell)
+	n=$(for a in "$@"; do if [ -f "$a" ]; then cat "$a"; else echo "$a"; fi; done |
+		grep -o 'tracepoint:chmu:[a-z_]*' | wc -l)
+	for i in $(seq 300); do
+		[ "$(bpftool perf show -j | jq --argjson p $pid '[.[] | select(.pid == $p and .fd_type == "tracepoint")] | length')" -ge "$n" ] && break
+		sleep 0.1
+	done
+	[ "$i" -lt 300 ] || fail "bpftrace $* did not attach its $n tracepoint probes"
 	hmu_cfg enable=1
 	chmu-workload touch --dax "$DEV" --size 2M --units 3 --count 100 >/dev/null
 	chmu-workload touch --dax "$DEV" --size 2M --units 7 --count 300 >/dev/null
