@@ -126,21 +126,14 @@ static long on_entry(__u32 i, void *ctx)
 /* One run per drain: the instance's counters, then its entries. */
 static __always_inline int on_batch(struct chmu_batch *b)
 {
-	int memdev, chmu, inst;
 	struct walk w = {};
 	struct exp_inst *st;
 	__u64 now;
 	__u32 nr;
 
-	if (!b)
-		return 0;
-	memdev = BPF_CORE_READ(b, memdev);
-	chmu = BPF_CORE_READ(b, chmu);
-	inst = BPF_CORE_READ(b, inst);
-	if (!chmu_wanted(memdev, chmu, inst))
+	if (!chmu_batch_wanted(b, &w.id))
 		return 0;
 	nr = BPF_CORE_READ(b, nr);
-	w.id = CHMU_ID(memdev, chmu, inst);
 	st = chmu_lookup_init(&insts, &w.id, &zero_inst);
 	if (!st) {
 		__sync_fetch_and_add(&untracked, nr);

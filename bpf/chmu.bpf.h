@@ -33,6 +33,23 @@ static __always_inline bool chmu_wanted(int memdev, int chmu, int inst)
 }
 
 /*
+ * Is batch @b of an instance the tool watches? Its CHMU_ID in *@id. Read
+ * through CO-RE, as every batch field.
+ */
+static __always_inline bool chmu_batch_wanted(struct chmu_batch *b, __u32 *id)
+{
+	int memdev, chmu, inst;
+
+	if (!b)
+		return false;
+	memdev = BPF_CORE_READ(b, memdev);
+	chmu = BPF_CORE_READ(b, chmu);
+	inst = BPF_CORE_READ(b, inst);
+	*id = CHMU_ID(memdev, chmu, inst);
+	return chmu_wanted(memdev, chmu, inst);
+}
+
+/*
  * The pair of programs on chmu:chmu_hotlist_batch every tool carries:
  * tp_btf where the driver's module BTF allows it, raw_tp otherwise (user
  * space keeps one). Both call HANDLER(struct chmu_batch *), which reads the

@@ -83,15 +83,9 @@ static __always_inline int on_batch(struct chmu_batch *b)
 {
 	struct alert_chunk *c;
 	struct walk w = {};
-	int memdev, chmu, inst;
-	__u32 k = 0, nr;
+	__u32 k = 0, nr, id;
 
-	if (!b)
-		return 0;
-	memdev = BPF_CORE_READ(b, memdev);
-	chmu = BPF_CORE_READ(b, chmu);
-	inst = BPF_CORE_READ(b, inst);
-	if (!chmu_wanted(memdev, chmu, inst))
+	if (!chmu_batch_wanted(b, &id))
 		return 0;
 	nr = BPF_CORE_READ(b, nr);
 	w.entries = BPF_CORE_READ(b, entries);
@@ -102,7 +96,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 		return 0;
 	c->ts = bpf_ktime_get_ns();
 	c->seq = BPF_CORE_READ(b, seq);
-	c->inst = CHMU_ID(memdev, chmu, inst);
+	c->inst = id;
 	c->n = 0;
 	w.nr = nr;
 	bpf_loop(nr, on_entry, &w, 0);

@@ -206,18 +206,12 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	struct walk w = {};
 	struct scratch *s;
 	struct hist *h;
-	int memdev, chmu, inst, j;
+	int j;
 	__u64 l, *lp;
 	__u32 nr, zero_key = 0;
 
-	if (!b)
+	if (!chmu_batch_wanted(b, &w.id))
 		return 0;
-	memdev = BPF_CORE_READ(b, memdev);
-	chmu = BPF_CORE_READ(b, chmu);
-	inst = BPF_CORE_READ(b, inst);
-	if (!chmu_wanted(memdev, chmu, inst))
-		return 0;
-	w.id = CHMU_ID(memdev, chmu, inst);
 	__sync_fetch_and_add(&batches, 1);
 	if (BPF_CORE_READ(b, overflow))
 		__sync_fetch_and_add(&overflows, 1);

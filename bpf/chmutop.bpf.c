@@ -119,19 +119,12 @@ static long on_entry(__u32 i, void *ctx)
 static __always_inline int on_batch(struct chmu_batch *b)
 {
 	struct walk w = {};
-	int memdev, chmu, inst;
 	struct inst_stat *st;
 	__u32 nr;
 
-	if (!b)
-		return 0;
-	memdev = BPF_CORE_READ(b, memdev);
-	chmu = BPF_CORE_READ(b, chmu);
-	inst = BPF_CORE_READ(b, inst);
-	if (!chmu_wanted(memdev, chmu, inst))
+	if (!chmu_batch_wanted(b, &w.id))
 		return 0;
 	nr = BPF_CORE_READ(b, nr);
-	w.id = CHMU_ID(memdev, chmu, inst);
 	w.now = bpf_ktime_get_ns();
 	w.seq = BPF_CORE_READ(b, seq);
 	w.gen = *(volatile __u32 *)&gen;
