@@ -27,6 +27,59 @@ attached() {
 	fail "${2:-the tool} did not attach its BPF programs"
 }
 
+# bpftrace_attached PID N: wait (30 s at most) until bpftrace PID has its
+# N tracepoint probes attached. bpftrace 0.17 prints "Attaching" and runs
+# BEGIN before it attaches the other probes, so neither is the signal.
+bpftrace_attached() {
+	local _
+	for _ in $(seq 300); do
+		[ "$(bpftool perf show -j | jq --argjson p "$1" '[.[] | select(.pid == $p and .fd_type == "tracepoint")] | length')" -ge "$2" ] && return 0
+		kill -0 "$1" 2>/dev/null || fail "bpftrace $1 ended before attaching"
+		sleep 0.1
+	done
+	fail "bpftrace $1 did not attach its $2 tracepoint probes"
+}
+
+# quiet_fds PID: how many files PID has open, counted while it sleeps in
+# its main loop's wait (poll, epoll or nanosleep) and does not run during
+# the count (same voluntary context switches before and after). A tool
+# still loading (libbpf holds the modules' BTF meanwhile) or reading a
+# sysfs file for a moment is never counted. Shell builtins only, so the
+# count fits between two wakeups of a tool polling every 100 ms even on
+# the debug kernel. 30 s at most.
+quiet_fds() {
+	local _ a b
+	local -a f
+	for _ in $(seq 300); do
+		_wait_state "$1" a
+		f=(/proc/"$1"/fd/*)
+		_wait_state "$1" b
+		if [ -n "$a" ] && [ "$a" = "$b" ]; then
+			echo "${#f[@]}"
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "pid $1 never found asleep in its main loop"
+}
+
+# _wait_state PID VAR: VAR is PID's syscall and context switch counts if it
+# sleeps in one of the waits above (x86_64 numbers), empty otherwise.
+_wait_state() {
+	local -n _ws=$2
+	local nr _r k v sw=""
+	_ws=""
+	read -r nr _r </proc/"$1"/syscall 2>/dev/null || return 0
+	case "$nr" in
+	7 | 35 | 230 | 232 | 270 | 271 | 281 | 441) ;;
+	*) return 0 ;;
+	esac
+	while read -r k v; do
+		case "$k" in *ctxt_switches:) sw="$sw $v" ;; esac
+	done </proc/"$1"/status
+	_ws="$nr$sw"
+}
+
 # kv KEY TEXT: the value of KEY=value in TEXT (one per line).
 kv() {
 	sed -n "s/^$1=//p" <<<"$2" | head -n 1

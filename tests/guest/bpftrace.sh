@@ -24,11 +24,7 @@ bt() {
 	# before bpftrace attaches them, so it cannot tell)
 	n=$(for a in "$@"; do if [ -f "$a" ]; then cat "$a"; else echo "$a"; fi; done |
 		grep -o 'tracepoint:chmu:[a-z_]*' | wc -l)
-	for i in $(seq 300); do
-		[ "$(bpftool perf show -j | jq --argjson p $pid '[.[] | select(.pid == $p and .fd_type == "tracepoint")] | length')" -ge "$n" ] && break
-		sleep 0.1
-	done
-	[ "$i" -lt 300 ] || fail "bpftrace $* did not attach its $n tracepoint probes"
+	bpftrace_attached $pid "$n"
 	hmu_cfg enable=1
 	chmu-workload touch --dax "$DEV" --size 2M --units 3 --count 100 >/dev/null
 	chmu-workload touch --dax "$DEV" --size 2M --units 7 --count 300 >/dev/null

@@ -14,18 +14,23 @@ hmu_cfg mode=always-on threshold=4 unit_shift=12 fill_threshold=256 poll_ms=100
 # the memory until they are all attached, so the driver's entries since
 # enable are exactly what they must all see.
 hmu_cfg enable=1
+l0=$(bpf_links)
 chmutop -b -j 5 >/tmp/soak.top 2>/tmp/soak.top.err &
 top=$!
+attached "$l0" $top
+l0=$(bpf_links)
 chmuheat -j --no-heatmap 5 >/tmp/soak.heat 2>/tmp/soak.heat.err &
 heat=$!
+attached "$l0" $heat
+l0=$(bpf_links)
 chmualert -c 4 -w 1 -j 5 >/tmp/soak.alert 2>/tmp/soak.alert.err &
 alert=$!
+attached "$l0" $alert
 bpftrace -e 'tracepoint:chmu:chmu_hotlist_entry { @entries = count(); }' >/tmp/soak.bt 2>&1 &
 bt=$!
-for _ in $(seq 600); do grep -q '^Attaching' /tmp/soak.bt && break; sleep 0.1; done
-grep -q '^Attaching' /tmp/soak.bt || fail "bpftrace did not attach"
-sleep 3
-fds() { ls /proc/$1/fd | wc -l; }
+bpftrace_attached $bt 1
+# each tool's files, counted in its main loop (never while still loading)
+fds() { quiet_fds "$1"; }
 rss() { awk '/^VmRSS/ { print $2 }' /proc/$1/status; }
 declare -A fd0 rss0
 for p in $top $heat $alert; do fd0[$p]=$(fds $p); done
