@@ -9,7 +9,9 @@
  *           for anonymous memory also report on which nodes the pages are.
  *   touch   perform exactly COUNT 8-byte accesses at the base of each
  *           listed unit (--units 3,7,10-12 of --unit-size bytes); for
- *           anonymous memory also print each unit's physical address.
+ *           anonymous memory also print each unit's physical address,
+ *           and with --hold its node, then keep the memory until SIGUSR1
+ *           and print the nodes again (to see what was promoted).
  *   stream  --passes sequential passes of 8-byte accesses over the area,
  *           timed: reports accesses and accesses per second.
  *   zipf    --accesses 8-byte accesses to units drawn from a Zipf
@@ -23,6 +25,14 @@
  *           the first timed access), shift_time_ns too (CLOCK_REALTIME,
  *           to line the shift up with other tools' clocks, as are
  *           start_time_ns and end_time_ns: the timed accesses' span).
+ *           --hot-units K draws --hot-share percent of the accesses from
+ *           the Zipf over K units picked at random (moved by --shift),
+ *           the rest uniform over the area: a hot set inside a larger
+ *           working set. --duration runs for a time instead of a count;
+ *           --progress prints the accesses so far every interval with
+ *           those that went to pages on --node; --placement writes each
+ *           unit's accesses, final node and hot-set membership (make
+ *           bench's promotion section).
  *
  * Results are printed as key=value lines. Every access is a single aligned
  * 8-byte load or store through a volatile pointer, so under TCG each one
@@ -32,11 +42,13 @@
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +58,7 @@
 
 #define MAX_UNITS 65536
 #define MAX_NODES 64
+#define MPOL_DEFAULT 0
 #define MPOL_BIND 2
 #define MPOL_MF_STRICT (1 << 0)
 #ifndef MADV_POPULATE_WRITE
@@ -71,7 +84,15 @@ static struct env {
 	double zipf_s;
 	const char *truth;
 	int wait_signal;
+	int hold;
+	int no_thp;
 	int shift;
+	uint64_t duration_ms;	/* zipf: run this long instead of --accesses */
+	uint64_t progress_ms;
+	uint32_t hot_units;	/* zipf: the Zipf draw covers these units */
+	uint32_t hot_share;	/* percent of accesses to them */
+	const char *placement;
+	int movable;
 } env = {
 	.node = -1,
 	.size = 16 << 20,
@@ -81,6 +102,7 @@ static struct env {
 	.seed = 0x5eedc0ffee0ddf00ULL,
 	.accesses = 1000000,
 	.zipf_s = 1.0,
+	.hot_share = 90,
 };
 
 static const struct argp_option opts[] = {
@@ -101,6 +123,21 @@ static const struct argp_option opts[] = {
 	  "--truth, FILE.after has the second half's counts)", 0 },
 	{ "wait", 'W', NULL, 0, "zipf/stream: once the memory is allocated, print "
 	  "ready=PID and wait for SIGUSR1 before the timed accesses", 0 },
+	{ "hold", 'o', NULL, 0, "touch on anonymous memory: print each unit's node, "
+	  "then held=PID, keep the memory until SIGUSR1 and print the nodes again", 0 },
+	{ "no-thp", 't', NULL, 0, "Anonymous memory in base pages (MADV_NOHUGEPAGE)", 0 },
+	{ "movable", 'm', NULL, 0, "With --node: once allocated there, give the area the "
+	  "default policy back, so that the kernel may migrate it (NUMA balancing)", 0 },
+	{ "duration", 'D', "SECS", 0, "zipf: run SECS seconds instead of --accesses "
+	  "(--shift moves the hot set at half time)", 0 },
+	{ "progress", 'P', "MS", 0, "zipf: every MS ms print the accesses so far, and "
+	  "those of the interval to pages on --node", 0 },
+	{ "hot-units", 'k', "K", 0, "zipf: draw --hot-share of the accesses from a "
+	  "Zipf over K units scattered at random, the rest uniform over all", 0 },
+	{ "hot-share", 'r', "PERCENT", 0, "zipf: share of accesses to the hot units "
+	  "(default 90)", 0 },
+	{ "placement", 'L', "FILE", 0, "zipf on anonymous memory: write each unit's "
+	  "accesses (each half with --shift), node and hot-set membership to FILE", 0 },
 	{ 0 },
 };
 
@@ -185,6 +222,42 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'H':
 		env.shift = 1;
 		break;
+	case 'o':
+		env.hold = 1;
+		break;
+	case 'm':
+		env.movable = 1;
+		break;
+	case 'D':
+		if (parse_size(arg, &env.duration_ms) || !env.duration_ms ||
+		    env.duration_ms > 86400)
+			argp_error(state, "invalid duration '%s' (1 to 86400 s)", arg);
+		env.duration_ms *= 1000;
+		break;
+	case 'P':
+		if (parse_size(arg, &env.progress_ms) || !env.progress_ms)
+			argp_error(state, "invalid progress interval '%s' (ms)", arg);
+		break;
+	case 'k':
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || *end || v < 1 || v > (1L << 24))
+			argp_error(state, "invalid hot unit count '%s'", arg);
+		env.hot_units = (uint32_t)v;
+		break;
+	case 'r':
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || *end || v < 0 || v > 100)
+			argp_error(state, "invalid hot share '%s' (0 to 100)", arg);
+		env.hot_share = (uint32_t)v;
+		break;
+	case 'L':
+		env.placement = arg;
+		break;
+	case 't':
+		env.no_thp = 1;
+		break;
 	case ARGP_KEY_ARG:
 		if (state->arg_num)
 			argp_usage(state);
@@ -204,6 +277,21 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--truth is for zipf");
 		if (env.shift && strcmp(env.mode, "zipf"))
 			argp_error(state, "--shift is for zipf");
+		if ((env.duration_ms || env.progress_ms || env.hot_units || env.placement) &&
+		    strcmp(env.mode, "zipf"))
+			argp_error(state, "--duration, --progress, --hot-units and --placement are for zipf");
+		if (env.placement && (env.dax || env.unit_size != (uint64_t)sysconf(_SC_PAGESIZE)))
+			argp_error(state, "--placement needs anonymous memory and --unit-size of one page");
+		if (env.movable && env.node < 0)
+			argp_error(state, "--movable needs --node");
+		if (env.progress_ms && env.node < 0)
+			argp_error(state, "--progress needs --node");
+		if (env.hot_units && env.hot_units > env.size / env.unit_size)
+			argp_error(state, "--hot-units is more than the units of --size");
+		if (env.hold && (strcmp(env.mode, "touch") || env.dax))
+			argp_error(state, "--hold is for touch on anonymous memory");
+		if (env.no_thp && env.dax)
+			argp_error(state, "--no-thp is for anonymous memory");
 		if (!strcmp(env.mode, "zipf") && env.size / env.unit_size < 1)
 			argp_error(state, "--size is smaller than one unit");
 		if (!strcmp(env.mode, "zipf") && env.size / env.unit_size > (1U << 24))
@@ -255,6 +343,11 @@ static void *map_area(void)
 			return NULL;
 		}
 	}
+	if (env.no_thp && madvise(p, env.size, MADV_NOHUGEPAGE)) {
+		fprintf(stderr, "chmu-workload: no THP: %s\n", strerror(errno));
+		munmap(p, env.size);
+		return NULL;
+	}
 	/*
 	 * Allocate every page now (the kernel zeroes them), so that the
 	 * workload's own accesses are exactly the ones it counts and loads
@@ -262,6 +355,12 @@ static void *map_area(void)
 	 */
 	if (madvise(p, env.size, MADV_POPULATE_WRITE)) {
 		fprintf(stderr, "chmu-workload: populate: %s\n", strerror(errno));
+		munmap(p, env.size);
+		return NULL;
+	}
+	/* MPOL_BIND forbids NUMA balancing's migrations: drop it once placed */
+	if (env.movable && syscall(SYS_mbind, p, env.size, MPOL_DEFAULT, NULL, 0, 0)) {
+		fprintf(stderr, "chmu-workload: mbind default: %s\n", strerror(errno));
 		munmap(p, env.size);
 		return NULL;
 	}
@@ -340,6 +439,49 @@ static uint64_t phys_addr(void *p)
 	return (ent & ((1ULL << 55) - 1)) * page + (uintptr_t)p % page;
 }
 
+/*
+ * --hold: print the node of each touched unit's first page as KEYI=N
+ * (move_pages query; -1 if it cannot be told).
+ */
+static int print_unit_nodes(void *area, const char *key)
+{
+	void **pages = calloc(env.nr_units, sizeof(*pages));
+	int *status = calloc(env.nr_units, sizeof(*status));
+	int err = 0;
+
+	if (!pages || !status) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < env.nr_units; i++)
+		pages[i] = (char *)area + env.units[i] * env.unit_size;
+	if (syscall(SYS_move_pages, 0, (unsigned long)env.nr_units, pages, NULL, status, 0)) {
+		err = -errno;
+		fprintf(stderr, "chmu-workload: move_pages: %s\n", strerror(errno));
+		goto out;
+	}
+	for (int i = 0; i < env.nr_units; i++)
+		printf("%s%d=%d\n", key, i, status[i] < 0 ? -1 : status[i]);
+out:
+	free(pages);
+	free(status);
+	return err;
+}
+
+static int wait_usr1(void)
+{
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	if (sigwait(&set, &sig)) {
+		fprintf(stderr, "chmu-workload: sigwait failed\n");
+		return 1;
+	}
+	return 0;
+}
+
 static int do_touch(void *area)
 {
 	uint64_t sink = 0;
@@ -375,6 +517,14 @@ static int do_touch(void *area)
 	       (unsigned long long)(env.count * env.nr_units),
 	       env.write ? "write" : "read");
 	(void)sink;
+	if (env.hold) {
+		if (print_unit_nodes(area, "node"))
+			return 1;
+		printf("held=%d\n", (int)getpid());
+		fflush(stdout);
+		if (wait_usr1() || print_unit_nodes(area, "after"))
+			return 1;
+	}
 	return 0;
 }
 
@@ -392,20 +542,11 @@ static uint64_t now_ns(void)
  */
 static int wait_start(void)
 {
-	sigset_t set;
-	int sig;
-
 	if (!env.wait_signal)
 		return 0;
 	printf("ready=%d\n", (int)getpid());
 	fflush(stdout);
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	if (sigwait(&set, &sig)) {
-		fprintf(stderr, "chmu-workload: sigwait failed\n");
-		return 1;
-	}
-	return 0;
+	return wait_usr1();
 }
 
 static int do_stream(void *area)
@@ -507,46 +648,194 @@ out:
 	return err;
 }
 
+/* Choose @k distinct units of @n at random into @map (a partial shuffle). */
+static int pick_hot(uint32_t *map, uint32_t k, uint64_t n, uint64_t *rng)
+{
+	uint32_t *all = malloc(n * sizeof(*all));
+
+	if (!all)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < n; i++)
+		all[i] = (uint32_t)i;
+	for (uint32_t i = 0; i < k; i++) {
+		uint64_t j = i + zipf_rand(rng) % (n - i);
+		uint32_t t = all[i];
+
+		all[i] = all[j];
+		all[j] = t;
+		map[i] = all[i];
+	}
+	free(all);
+	return 0;
+}
+
+/*
+ * The node of each unit's page (move_pages), into @node; -1 where it
+ * cannot be told. 0 or -errno.
+ */
+static int unit_nodes(void *area, uint64_t units, void **pages, int *node)
+{
+	for (uint64_t u = 0; u < units; u++)
+		pages[u] = (char *)area + u * env.unit_size;
+	if (syscall(SYS_move_pages, 0, units, pages, NULL, node, 0))
+		return -errno;
+	return 0;
+}
+
+struct zipf_run {
+	uint64_t units;
+	uint64_t *counts, *after, *tick;
+	uint32_t *hot[2];	/* the hot units before and after the shift */
+	void **pages;
+	int *node;
+};
+
+static void zipf_run_free(struct zipf_run *r)
+{
+	free(r->counts);
+	free(r->after);
+	free(r->tick);
+	free(r->hot[0]);
+	free(r->hot[1]);
+	free(r->pages);
+	free(r->node);
+}
+
+/* --placement: unit, accesses (first half, second half), node, hot sets */
+static int write_placement(void *area, struct zipf_run *r)
+{
+	uint8_t *hot = calloc(r->units, 1);
+	FILE *f;
+	int err;
+
+	if (!hot)
+		return -ENOMEM;
+	for (int h = 0; h < 2; h++)
+		for (uint32_t i = 0; r->hot[h] && i < env.hot_units; i++)
+			hot[r->hot[h][i]] |= 1 << h;
+	err = unit_nodes(area, r->units, r->pages, r->node);
+	f = err ? NULL : fopen(env.placement, "w");
+	if (!err && !f)
+		err = -errno;
+	if (f) {
+		fprintf(f, "# unit accesses_before accesses_after node hot(1 before, 2 after)\n");
+		for (uint64_t u = 0; u < r->units; u++) {
+			uint64_t a = r->after ? r->after[u] : 0;
+
+			fprintf(f, "%llu %llu %llu %d %d\n", (unsigned long long)u,
+				(unsigned long long)(r->counts[u] - a),
+				(unsigned long long)a, r->node[u], hot[u]);
+		}
+		if (fclose(f))
+			err = -errno;
+	}
+	if (err)
+		fprintf(stderr, "chmu-workload: %s: %s\n", env.placement, strerror(-err));
+	free(hot);
+	return err;
+}
+
+/*
+ * --progress: the accesses so far and, of this interval's, those to units
+ * whose page is on --node now.
+ */
+static void progress(void *area, struct zipf_run *r, uint64_t ms, uint64_t done)
+{
+	uint64_t on = 0;
+
+	if (!unit_nodes(area, r->units, r->pages, r->node))
+		for (uint64_t u = 0; u < r->units; u++)
+			if (r->node[u] == env.node)
+				on += r->tick[u];
+	memset(r->tick, 0, r->units * sizeof(*r->tick));
+	printf("progress ms=%llu accesses=%llu on_node=%llu\n", (unsigned long long)ms,
+	       (unsigned long long)done, (unsigned long long)on);
+	fflush(stdout);
+}
+
 static int do_zipf(void *area)
 {
 	uint64_t units = env.size / env.unit_size, words = env.unit_size / 8;
-	uint64_t *counts = calloc(units, sizeof(*counts));
-	uint64_t *after = env.shift ? calloc(units, sizeof(*after)) : NULL;
-	uint64_t sink = 0, t0, ns, top = 0, shift_ns = 0;
+	uint64_t sink = 0, t0, t, ns, top = 0, shift_ns = 0, i, next_tick;
 	struct timespec shift_wall = {}, start_wall, end_wall;
+	struct zipf_run r = { .units = units };
+	bool shifted = false;
+	struct rusage ru;
 	struct zipf z;
 	int err;
 
-	if (!counts || (env.shift && !after)) {
+	r.counts = calloc(units, sizeof(*r.counts));
+	r.after = env.shift ? calloc(units, sizeof(*r.after)) : NULL;
+	r.tick = env.progress_ms ? calloc(units, sizeof(*r.tick)) : NULL;
+	if (env.progress_ms || env.placement) {
+		r.pages = calloc(units, sizeof(*r.pages));
+		r.node = calloc(units, sizeof(*r.node));
+	}
+	if (env.hot_units) {
+		r.hot[0] = calloc(env.hot_units, sizeof(*r.hot[0]));
+		r.hot[1] = env.shift ? calloc(env.hot_units, sizeof(*r.hot[1])) : NULL;
+	}
+	if (!r.counts || (env.shift && !r.after) || (env.progress_ms && !r.tick) ||
+	    ((env.progress_ms || env.placement) && (!r.pages || !r.node)) ||
+	    (env.hot_units && (!r.hot[0] || (env.shift && !r.hot[1])))) {
 		fprintf(stderr, "chmu-workload: %s\n", strerror(ENOMEM));
-		free(counts);
-		free(after);
+		zipf_run_free(&r);
 		return 1;
 	}
-	err = zipf_init(&z, units, env.zipf_s, env.seed);
+	err = zipf_init(&z, env.hot_units ? env.hot_units : units, env.zipf_s, env.seed);
+	if (!err && env.hot_units)
+		err = pick_hot(r.hot[0], env.hot_units, units, &z.rng);
 	if (err) {
 		fprintf(stderr, "chmu-workload: zipf: %s\n", strerror(-err));
-		free(counts);
-		free(after);
+		zipf_run_free(&r);
 		return 1;
 	}
 	if (wait_start()) {
 		zipf_free(&z);
-		free(counts);
-		free(after);
+		zipf_run_free(&r);
 		return 1;
 	}
 	clock_gettime(CLOCK_REALTIME, &start_wall);
 	t0 = now_ns();
-	for (uint64_t i = 0; i < env.accesses; i++) {
+	next_tick = env.progress_ms * 1000000ULL;
+	for (i = 0;; i++) {
+		bool move = false;
 		uint32_t u;
 
-		if (after && i == env.accesses / 2) {
+		/* the clock every 4096 accesses: at most a few µs late */
+		if (!(i & 4095) && (env.duration_ms || env.progress_ms)) {
+			t = now_ns() - t0;
+			if (env.duration_ms && t >= env.duration_ms * 1000000ULL)
+				break;
+			if (env.progress_ms && t >= next_tick) {
+				progress(area, &r, t / 1000000, i);
+				next_tick += env.progress_ms * 1000000ULL;
+			}
+			move = env.duration_ms && t >= env.duration_ms * 500000ULL;
+		}
+		if (!env.duration_ms && i == env.accesses)
+			break;
+		if (!env.duration_ms)
+			move = i == env.accesses / 2;
+		if (move && env.shift && !shifted) {
 			zipf_shuffle(&z);
+			if (env.hot_units &&
+			    pick_hot(r.hot[1], env.hot_units, units, &z.rng)) {
+				fprintf(stderr, "chmu-workload: zipf: %s\n", strerror(ENOMEM));
+				zipf_free(&z);
+				zipf_run_free(&r);
+				return 1;
+			}
 			shift_ns = now_ns() - t0;
 			clock_gettime(CLOCK_REALTIME, &shift_wall);
+			shifted = true;
 		}
-		u = zipf_unit(&z);
+		if (!env.hot_units)
+			u = zipf_unit(&z);
+		else if (zipf_rand(&z.rng) % 100 < env.hot_share)
+			u = r.hot[shifted][zipf_unit(&z)];
+		else
+			u = (uint32_t)(zipf_rand(&z.rng) % units);
 		volatile uint64_t *w = (volatile uint64_t *)((char *)area +
 			u * env.unit_size) + (zipf_rand(&z.rng) & (words - 1));
 
@@ -554,30 +843,38 @@ static int do_zipf(void *area)
 			*w = i;
 		else
 			sink += *w;
-		counts[u]++;
-		if (after && i >= env.accesses / 2)
-			after[u]++;
+		r.counts[u]++;
+		if (shifted)
+			r.after[u]++;
+		if (r.tick)
+			r.tick[u]++;
 	}
 	ns = now_ns() - t0;
 	clock_gettime(CLOCK_REALTIME, &end_wall);
-	for (uint64_t u = 0; u < units; u++)
-		if (counts[u] > counts[top])
-			top = u;
+	if (env.progress_ms)
+		progress(area, &r, ns / 1000000, i);
+	for (uint64_t v = 0; v < units; v++)
+		if (r.counts[v] > r.counts[top])
+			top = v;
+	getrusage(RUSAGE_SELF, &ru);
 	printf("accesses=%llu\nunits=%llu\nns=%llu\nrate=%.0f\nop=%s\n"
 	       "zipf=%g\nhottest_unit=%llu\nhottest_count=%llu\n",
-	       (unsigned long long)env.accesses, (unsigned long long)units,
-	       (unsigned long long)ns, ns ? env.accesses * 1e9 / ns : 0.0,
+	       (unsigned long long)i, (unsigned long long)units,
+	       (unsigned long long)ns, ns ? i * 1e9 / ns : 0.0,
 	       env.write ? "write" : "read", env.zipf_s,
-	       (unsigned long long)top, (unsigned long long)counts[top]);
+	       (unsigned long long)top, (unsigned long long)r.counts[top]);
+	printf("utime_ns=%llu\nstime_ns=%llu\n",
+	       ru.ru_utime.tv_sec * 1000000000ULL + ru.ru_utime.tv_usec * 1000ULL,
+	       ru.ru_stime.tv_sec * 1000000000ULL + ru.ru_stime.tv_usec * 1000ULL);
 	printf("start_time_ns=%llu\nend_time_ns=%llu\n",
 	       start_wall.tv_sec * 1000000000ULL + start_wall.tv_nsec,
 	       end_wall.tv_sec * 1000000000ULL + end_wall.tv_nsec);
-	if (after)
+	if (env.shift)
 		printf("shift_ns=%llu\nshift_time_ns=%llu\n",
 		       (unsigned long long)shift_ns,
 		       shift_wall.tv_sec * 1000000000ULL + shift_wall.tv_nsec);
-	err = env.truth ? write_truth(area, counts, units, env.truth) : 0;
-	if (!err && env.truth && after) {
+	err = env.truth ? write_truth(area, r.counts, units, env.truth) : 0;
+	if (!err && env.truth && r.after) {
 		char path[4096];
 
 		if (snprintf(path, sizeof(path), "%s.after", env.truth) >=
@@ -586,12 +883,13 @@ static int do_zipf(void *area)
 				strerror(ENAMETOOLONG));
 			err = 1;
 		} else {
-			err = write_truth(area, after, units, path);
+			err = write_truth(area, r.after, units, path);
 		}
 	}
+	if (!err && env.placement && write_placement(area, &r))
+		err = 1;
 	zipf_free(&z);
-	free(counts);
-	free(after);
+	zipf_run_free(&r);
 	(void)sink;
 	return err;
 }
@@ -611,7 +909,7 @@ int main(int argc, char **argv)
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
 		return 1;
-	if (env.wait_signal) {
+	if (env.wait_signal || env.hold) {
 		sigset_t set;
 
 		sigemptyset(&set);

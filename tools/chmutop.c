@@ -119,6 +119,7 @@ struct state {
 	uint64_t mono_to_wall;		/* wall - monotonic, at start */
 	__u32 end_gen;			/* the interval the frame closes */
 	struct drain_ctr *dprev;	/* per instance, the driver's counters */
+	struct top_promote *pprev;	/* per instance, its promoter's */
 	uint64_t bpf_ns_prev, bpf_runs_prev;
 	struct top_row *rows;
 	size_t nrows, cap;
@@ -233,6 +234,35 @@ static struct drain_ctr drain_read(const char *inst)
 		.batches = chmu_attr_u64(inst, "batches"),
 		.entries = chmu_attr_u64(inst, "entries"),
 	};
+}
+
+/* The instance's promoter (sysfs promote/), if the driver has one. */
+static struct top_promote promote_read(const char *inst)
+{
+	static const char *const failed[TOP_PF_NR] = {
+		"promote/failed_gone", "promote/failed_not_lru",
+		"promote/failed_isolate", "promote/failed_no_memory",
+		"promote/failed_on_target", "promote/failed_busy",
+	};
+	struct top_promote p = { 0 };
+	char path[600];
+	int k;
+
+	snprintf(path, sizeof(path), "%s/promote", inst);
+	if (access(path, F_OK))
+		return p;
+	p.present = true;
+	p.enabled = chmu_attr_u64(inst, "promote/enable") == 1;
+	p.node = (int64_t)chmu_attr_u64(inst, "promote/node");
+	p.pending = chmu_attr_u64(inst, "promote/pending");
+	p.queued = chmu_attr_u64(inst, "promote/queued");
+	p.dropped = chmu_attr_u64(inst, "promote/dropped");
+	p.tried = chmu_attr_u64(inst, "promote/tried");
+	p.promoted = chmu_attr_u64(inst, "promote/promoted");
+	p.worker_ns = chmu_attr_u64(inst, "promote/worker_ns");
+	for (k = 0; k < TOP_PF_NR; k++)
+		p.failed[k] = chmu_attr_u64(inst, failed[k]);
+	return p;
 }
 
 /* Counters moved on since @p (a re-enable restarts them: from zero). */
@@ -405,6 +435,43 @@ static void frame_end(struct state *s)
 	}
 }
 
+/* The promoter's lines of the header, if the driver has one. */
+static void promote_head(struct state *s, int i, double secs)
+{
+	struct top_promote p = promote_read(s->insts[i].path);
+	char line[256], *l;
+
+	top_fmt_promote(line, sizeof(line), &p, &s->pprev[i], secs,
+			(unsigned int)sysconf(_SC_PAGESIZE));
+	s->pprev[i] = p;
+	for (l = strtok(line, "\n"); l; l = strtok(NULL, "\n"))
+		head_line(s, l);
+}
+
+/* The promoter's fields of an instance record: over the interval. */
+static void promote_json(struct state *s, int i)
+{
+	struct top_promote p = promote_read(s->insts[i].path);
+	const struct top_promote *q = &s->pprev[i];
+	uint64_t failed = 0;
+	int k;
+
+	if (!p.present)
+		return;
+	for (k = 0; k < TOP_PF_NR; k++)
+		failed += since(p.failed[k], q->failed[k]);
+	chmu_json_u64(stdout, "promote_enabled", p.enabled);
+	chmu_json_i64(stdout, "promote_node", p.node);
+	chmu_json_u64(stdout, "promote_pending", p.pending);
+	chmu_json_u64(stdout, "promote_queued", since(p.queued, q->queued));
+	chmu_json_u64(stdout, "promote_dropped", since(p.dropped, q->dropped));
+	chmu_json_u64(stdout, "promote_tried", since(p.tried, q->tried));
+	chmu_json_u64(stdout, "promoted", since(p.promoted, q->promoted));
+	chmu_json_u64(stdout, "promote_failed", failed);
+	chmu_json_u64(stdout, "promote_worker_ns", since(p.worker_ns, q->worker_ns));
+	s->pprev[i] = p;
+}
+
 static void frame(struct state *s, double secs, unsigned int n)
 {
 	uint64_t bpf_ns, bpf_runs, dropped = s->skel->bss->dropped;
@@ -459,6 +526,7 @@ static void frame(struct state *s, double secs, unsigned int n)
 			chmu_json_u64(stdout, "dropped", dropped);
 			chmu_json_u64(stdout, "unreadable", unreadable);
 			chmu_json_u64(stdout, "evicted", evicted);
+			promote_json(s, i);
 			chmu_json_end(stdout);
 			s->prev[i] = *cur;
 		}
@@ -517,6 +585,7 @@ static void frame(struct state *s, double secs, unsigned int n)
 		top_fmt_health(line, sizeof(line), &h);
 		head_line(s, strtok(line, "\n"));
 		head_line(s, strtok(NULL, "\n") ?: "");
+		promote_head(s, i, secs);
 		s->prev[i] = s->cur[i];
 	}
 	s->bpf_ns_prev = bpf_ns;
@@ -638,15 +707,18 @@ int main(int argc, char **argv)
 	s.ninst = n;
 	s.prev = calloc(n, sizeof(*s.prev));
 	s.dprev = calloc(n, sizeof(*s.dprev));
+	s.pprev = calloc(n, sizeof(*s.pprev));
 	s.cur = calloc(n, sizeof(*s.cur));
 	s.shown = calloc(env.rows, sizeof(*s.shown));
 	s.head = calloc(TOP_HEAD_MAX(n), sizeof(*s.head));
-	if (!s.prev || !s.dprev || !s.cur || !s.shown || !s.head) {
+	if (!s.prev || !s.dprev || !s.pprev || !s.cur || !s.shown || !s.head) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	for (int i = 0; i < n; i++)	/* the first interval starts now */
+	for (int i = 0; i < n; i++) {	/* the first interval starts now */
 		s.dprev[i] = drain_read(s.insts[i].path);
+		s.pprev[i] = promote_read(s.insts[i].path);
+	}
 	for (int i = 0; i < n; i++)
 		if (s.insts[i].unit_shift < shift)
 			shift = s.insts[i].unit_shift;
@@ -765,6 +837,7 @@ cleanup:
 	free(s.head);
 	free(s.prev);
 	free(s.dprev);
+	free(s.pprev);
 	free(s.cur);
 	chmu_close(s.insts, n);
 	return err;

@@ -125,10 +125,48 @@ static void test_fit(void)
 	CHECK(top_fit_rows(10, 7, 0, &note) == 0 && !note);
 }
 
+/* The promoter's lines: rates over the interval, the commonest failure */
+static void test_promote(void)
+{
+	struct top_promote prev = { .present = true, .enabled = true, .node = -1,
+				    .tried = 100, .promoted = 90, .worker_ns = 0 };
+	struct top_promote cur = prev;
+	char buf[512], *nl;
+
+	cur.tried = 100 + 1040;
+	cur.promoted = 90 + 1024;
+	cur.failed[TOP_PF_NOT_LRU] = 10;
+	cur.failed[TOP_PF_BUSY] = 6;
+	cur.pending = 3;
+	cur.dropped = 2;
+	cur.worker_ns = 20000000;	/* 20 ms over 2 s: 1% */
+	top_fmt_promote(buf, sizeof(buf), &cur, &prev, 2.0, 4096);
+	nl = strchr(buf, '\n');
+	CHECK(nl != NULL);
+	if (nl) {
+		*nl = '\0';
+		CHECK(!strcmp(buf, "  promote on -> nearest top tier: 512 pages/s (2.00 MiB/s) tried 520/s"));
+		CHECK(!strcmp(nl + 1, "  pending 3 dropped 2 failed 16 (most not_lru 10) worker 1.0% CPU"));
+		CHECK(strlen(buf) <= TOP_WIDTH && strlen(nl + 1) <= TOP_WIDTH);
+	}
+	/* re-enabled meanwhile: counters below the last frame's count from 0 */
+	prev.promoted = 5000;
+	cur.node = 0;
+	top_fmt_promote(buf, sizeof(buf), &cur, &prev, 2.0, 4096);
+	CHECK(!strncmp(buf, "  promote on -> node 0: 557 pages/s (2.18 MiB/s)", 48));
+	cur.enabled = false;
+	top_fmt_promote(buf, sizeof(buf), &cur, &prev, 2.0, 4096);
+	CHECK(!strcmp(buf, ""));
+	cur.present = false;
+	top_fmt_promote(buf, sizeof(buf), &cur, &prev, 2.0, 4096);
+	CHECK(!strcmp(buf, ""));
+}
+
 int main(void)
 {
 	test_rate_sort();
 	test_format();
 	test_fit();
+	test_promote();
 	return check_report("test_top");
 }

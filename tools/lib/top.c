@@ -178,6 +178,57 @@ void top_fmt_health(char *buf, size_t len, const struct top_health *h)
 		 h->secs > 0 ? h->bpf_ns / 1e6 / h->secs : 0, h->bpf_runs);
 }
 
+const char *const top_pf_names[TOP_PF_NR] = {
+	"gone", "not_lru", "isolate", "no_memory", "on_target", "busy",
+};
+
+/* @cur moved on from @prev; an enable in between restarts from zero */
+static uint64_t top_since(uint64_t cur, uint64_t prev)
+{
+	return cur >= prev ? cur - prev : cur;
+}
+
+void top_fmt_promote(char *buf, size_t len, const struct top_promote *cur,
+		     const struct top_promote *prev, double secs,
+		     unsigned int page_size)
+{
+	uint64_t promoted = top_since(cur->promoted, prev->promoted);
+	uint64_t tried = top_since(cur->tried, prev->tried);
+	uint64_t failed = 0, top = 0, d;
+	char p[16], t[16], to[32], why[40] = "";
+	int k, worst = -1, n;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!cur->present || !cur->enabled)
+		return;
+	for (k = 0; k < TOP_PF_NR; k++) {
+		d = top_since(cur->failed[k], prev->failed[k]);
+		failed += d;
+		if (d > top) {
+			top = d;
+			worst = k;
+		}
+	}
+	if (worst >= 0)
+		snprintf(why, sizeof(why), " (most %s %" PRIu64 ")", top_pf_names[worst], top);
+	if (cur->node < 0)
+		snprintf(to, sizeof(to), "nearest top tier");
+	else
+		snprintf(to, sizeof(to), "node %" PRId64, cur->node);
+	n = snprintf(buf, len, "  promote on -> %s: %s pages/s (%.2f MiB/s) tried %s/s\n",
+		     to, top_fmt_num(top_rate(promoted, secs), p, sizeof(p)),
+		     secs > 0 ? promoted * (double)page_size / (1 << 20) / secs : 0,
+		     top_fmt_num(top_rate(tried, secs), t, sizeof(t)));
+	if (n < 0 || (size_t)n >= len)
+		return;
+	snprintf(buf + n, len - n,
+		 "  pending %" PRIu64 " dropped %" PRIu64 " failed %" PRIu64 "%s worker %.1f%% CPU",
+		 cur->pending, top_since(cur->dropped, prev->dropped), failed, why,
+		 secs > 0 ? top_since(cur->worker_ns, prev->worker_ns) / 1e7 / secs : 0);
+}
+
 size_t top_fit_rows(int lines, size_t head, size_t nrows, bool *note)
 {
 	long avail = (long)lines - (long)head - 1;

@@ -59,6 +59,40 @@ struct top_health {
 /* Two lines (one '\n' between them), each within TOP_WIDTH columns. */
 void top_fmt_health(char *buf, size_t len, const struct top_health *h);
 
+/* The promoter of an instance: its sysfs promote/ directory (kernel 0013). */
+enum {
+	TOP_PF_GONE,
+	TOP_PF_NOT_LRU,
+	TOP_PF_ISOLATE,
+	TOP_PF_NO_MEMORY,
+	TOP_PF_ON_TARGET,
+	TOP_PF_BUSY,
+	TOP_PF_NR,
+};
+
+/* The reasons' names, as in the sysfs failed_* counters */
+extern const char *const top_pf_names[TOP_PF_NR];
+
+struct top_promote {
+	bool present;		/* the driver has a promoter */
+	bool enabled;
+	int64_t node;		/* -1: the nearest top-tier node */
+	uint64_t pending;	/* records queued now */
+	/* counters since the promoter's enable */
+	uint64_t queued, dropped, tried, promoted, worker_ns;
+	uint64_t failed[TOP_PF_NR];
+};
+
+/*
+ * The promoter over an interval of @secs from @prev to @cur (a counter
+ * below its previous value was reset by an enable: counted from zero):
+ * two lines (one '\n' between them), each within TOP_WIDTH columns, while
+ * it is enabled; nothing when it is off or absent.
+ */
+void top_fmt_promote(char *buf, size_t len, const struct top_promote *cur,
+		     const struct top_promote *prev, double secs,
+		     unsigned int page_size);
+
 /*
  * How many of @nrows rows a terminal of @lines lines shows below @head
  * lines (header, blank line and column titles): all that fit with the
