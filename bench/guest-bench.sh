@@ -17,11 +17,21 @@
 #                                how many epochs each monitor needs to follow
 #                                (both leave the runs' data; the host's
 #                                bench/accuracy-rows.sh computes the rows)
+#   guest-bench.sh promote LABEL POLICY...
+#                                the same Zipf run (hot set in a larger
+#                                working set, moved halfway) under each
+#                                promotion policy: none, chmu (the driver's
+#                                promoter), numab (NUMA balancing, tiering
+#                                mode), damon (migrate_hot), dram (the
+#                                memory on node 0); bench/promote-rows.sh
+#                                computes the rows on the host
 # Settings (bench/run.sh passes the host's BENCH_* on):
 #   BENCH_ROUNDS=5        off/on rounds per tracker model (chmu)
 #   BENCH_DRAIN_ROUNDS=5  rounds over all consumers (drain)
 #   BENCH_DRAIN_PASSES=4, BENCH_SCALE_PASSES=4, BENCH_PASSES=8, BENCH_SIZE=2M
 #                         the streams' passes and size
+#   BENCH_PROMOTE_SECS=40, BENCH_PROMOTE_SIZE=64M, BENCH_PROMOTE_HOT=1024
+#                         the promotion runs' length, working set, hot units
 set -euo pipefail
 R=${CHMU_RESULTS:?}
 PASSES=${BENCH_PASSES:-8}
@@ -57,7 +67,7 @@ wait_attached() {
 	sleep 2
 }
 
-if [ "$1" = accuracy ] || [ "$1" = shift ]; then
+if [ "$1" = accuracy ] || [ "$1" = shift ] || [ "$1" = promote ]; then
 	eval "$(chmu-region create -m mem0 --ram)"
 else
 	eval "$(chmu-region create -m mem0 --devdax)"
@@ -377,6 +387,156 @@ accuracy | shift)
 		tar czf "$R/damon.tgz" -C /run damon
 	fi
 	echo "$cpu" >"$R/cpu.txt"
+	;;
+promote)
+	# One run per policy, in this order, on the same region (system RAM
+	# on node $NODE). Each run: chmu-workload allocates its working set
+	# on the CXL node in base pages (--movable: then without a binding
+	# policy, which NUMA balancing would honour), waits; the policy is
+	# switched on; the timed run starts; at its end the policy's own
+	# counters are read and it is switched off. The dram run is the same
+	# workload with its memory on node 0: the all-DRAM reference.
+	label=$2
+	shift 2
+	modprobe cxl_hmu
+	I=/sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.0
+	D=/sys/kernel/mm/damon/admin/kdamonds
+	SECS=${BENCH_PROMOTE_SECS:-40} PSIZE=${BENCH_PROMOTE_SIZE:-64M} HOT=${BENCH_PROMOTE_HOT:-1024}
+	echo "$label" >"$R/label"
+	# memory tiers: the CXL node must sit below node 0 for any of them
+	for t in /sys/devices/virtual/memory_tiering/memory_tier*; do
+		echo "${t##*/} $(cat "$t/nodelist")"
+	done >"$R/tiers.txt"
+	echo "node=$NODE" >>"$R/tiers.txt"
+	# a tier's id grows with its abstract distance: slower
+	tier_of() { awk -v n="$1" '$2 == n { sub("memory_tier", "", $1); print $1 }' "$R/tiers.txt"; }
+	[ "$(tier_of "$NODE")" -gt "$(tier_of 0)" ] ||
+		{ echo "bench: node $NODE is not in a lower memory tier than node 0" >&2; exit 1; }
+	# oncpu_start PID, oncpu_stop: the time the task spends on a CPU,
+	# from sched_switch with ktime stamps: the tick-sampled utime and
+	# stime mislead under TCG (a workload on the CXL node shows about
+	# twice its wall time in them), and the lab kernel has no schedstat
+	oncpu_start() {
+		local a0
+		a0=$(attachments)
+		bpftrace -e "tracepoint:sched:sched_switch {
+			if (args->next_pid == $1) { @on = nsecs; }
+			if (args->prev_pid == $1 && @on) { @oncpu_ns = sum(nsecs - @on); @on = 0; } }" \
+			>/run/oncpu.bt 2>&1 &
+		oncpu=$!
+		wait_attached bpftrace "$a0"
+	}
+	oncpu_stop() {
+		bt_stop $oncpu
+		cp /run/oncpu.bt "$R/oncpu.bt"
+		sed -n 's/^@oncpu_ns: //p' /run/oncpu.bt
+	}
+	# bt_stop PID: Ctrl-C a bpftrace until it exits (0.17 misses a SIGINT
+	# that does not interrupt its epoll_wait)
+	bt_stop() {
+		while kill -INT "$1" 2>/dev/null; do
+			for _ in $(seq 10); do kill -0 "$1" 2>/dev/null || break 2; sleep 0.1; done
+		done
+		wait "$1" || true
+	}
+	vm() { grep -E '^(numa_hint_faults|numa_pte_updates|pgpromote_success|pgmigrate_success) ' /proc/vmstat; }
+	policy_on() {
+		case "$1" in
+		chmu)
+			# 100 ms epochs, threshold 16: a cold unit (uniform, under two
+			# accesses per epoch) stays under it, a hot one (Zipf over
+			# 1024 units) reaches it; 8 promoted hundreds of cold units
+			for kv in mode=epoch epoch_us=100000 threshold=16 unit_shift=12; do
+				echo "${kv#*=}" >"$I/${kv%%=*}"
+			done
+			echo 1 >$I/enable
+			echo 1 >$I/promote/enable
+			;;
+		numab)
+			sysctl -q kernel.numa_balancing=2
+			# its cost is in the task: the scans (task_numa_work) and
+			# the hint faults with their migrations (every fault of the
+			# prefaulted workload is one)
+			a0=$(attachments)
+			bpftrace -e "kprobe:task_numa_work /pid == $wl/ { @s[tid] = nsecs; }
+				kretprobe:task_numa_work /@s[tid]/ { @scan_ns = sum(nsecs - @s[tid]); delete(@s[tid]); }
+				kprobe:handle_mm_fault /pid == $wl/ { @f[tid] = nsecs; }
+				kretprobe:handle_mm_fault /@f[tid]/ { @fault_ns = sum(nsecs - @f[tid]); @faults = count(); delete(@f[tid]); }" \
+				>/run/numab.bt 2>&1 &
+			bt=$!
+			wait_attached bpftrace "$a0"
+			;;
+		damon)
+			echo 1 >$D/nr_kdamonds
+			echo 1 >$D/0/contexts/nr_contexts
+			c=$D/0/contexts/0
+			echo paddr >$c/operations
+			echo 1 >$c/targets/nr_targets
+			echo 1 >$c/targets/0/regions/nr_regions
+			echo "$HPA" >$c/targets/0/regions/0/start
+			echo $((HPA + SIZE)) >$c/targets/0/regions/0/end
+			echo 1 >$c/schemes/nr_schemes
+			echo migrate_hot >$c/schemes/0/action
+			echo 0 >$c/schemes/0/target_nid
+			# accessed in at least 2 of an aggregation's 20 samples:
+			# with 4, no region over the workload qualified (a region
+			# holds cold pages beside each scattered hot one)
+			for m in sz nr_accesses age; do	# no upper bound (sysfs: 0)
+				echo 4294967295 >$c/schemes/0/access_pattern/$m/max
+			done
+			echo "${BENCH_PROMOTE_DAMON_MIN:-2}" >$c/schemes/0/access_pattern/nr_accesses/min
+			echo on >$D/0/state
+			;;
+		esac
+	}
+	policy_off() { # policy_off POLICY: its counters, key=value, then off
+		case "$1" in
+		chmu)
+			echo 0 >$I/enable
+			for _ in $(seq 30); do [ "$(cat $I/promote/pending)" = 0 ] && break; sleep 1; done
+			for f in queued queued_pages dropped skipped tried promoted failed_gone failed_not_lru \
+				failed_isolate failed_no_memory failed_on_target failed_busy batches worker_ns wait_ns; do
+				echo "promote_$f=$(cat $I/promote/$f)"
+			done
+			echo "drain_ns=$(cat $I/drain_ns)"
+			echo "entries=$(cat $I/entries)"
+			echo 0 >$I/promote/enable
+			;;
+		numab)
+			sysctl -q kernel.numa_balancing=0
+			bt_stop $bt
+			cp /run/numab.bt "$R/numab.bt"
+			for f in scan_ns fault_ns faults; do
+				echo "numab_$f=$(sed -n "s/^@$f: //p" /run/numab.bt)"
+			done
+			;;
+		damon)
+			echo update_schemes_stats >$D/0/state
+			for f in nr_tried sz_tried nr_applied sz_applied; do
+				echo "damon_$f=$(cat $D/0/contexts/0/schemes/0/stats/$f)"
+			done
+			echo "kdamond_ns=$(oncpu_stop)"
+			echo off >$D/0/state
+			;;
+		esac
+	}
+	for pol in "$@"; do
+		node=$NODE
+		[ "$pol" != dram ] || node=0
+		chmu-workload zipf --node "$node" --movable --no-thp --size "$PSIZE" \
+			--hot-units "$HOT" --zipf 1.0 --duration "$SECS" --shift --progress 500 \
+			--placement "$R/$pol.placement" --wait >"$R/$pol.txt" &
+		wl=$!
+		for _ in $(seq 600); do grep -q '^ready=' "$R/$pol.txt" && break; sleep 0.1; done
+		grep -q '^ready=' "$R/$pol.txt" || { echo "bench: $pol: workload not ready" >&2; exit 1; }
+		policy_on "$pol"
+		[ "$pol" != damon ] || oncpu_start "$(cat $D/0/pid)"
+		vm >"$R/$pol.vm0"
+		kill -USR1 $wl
+		wait $wl
+		vm >"$R/$pol.vm1"
+		policy_off "$pol" >"$R/$pol.cost"
+	done
 	;;
 esac
 chmu-region destroy "$REGION"

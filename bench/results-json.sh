@@ -31,4 +31,6 @@ printf '],"shift":['
 rows "$res"/f*/rows.json
 printf '],"scale":['
 rows "$res"/s*/scale.json
+printf '],"promotion":['
+rows "$res/promote.json"
 printf ']}\n'

@@ -20,11 +20,14 @@ printf '%s\n' '{"monitor":"cms","share_before":0.9,"epochs_to_90":-1,"share_firs
 printf '%s' '{"hotlist_size":64,"instances":1},{"hotlist_size":64,"instances":2}' >"$r/s0/scale.json"
 printf '%s\n' '{"hotlist_size":1024,"instances":1}' >"$r/s1/scale.json"
 
+printf '%s\n%s\n' '{"policy":"dram","t90_ms":500}' '{"policy":"chmu","t90_ms":2000}' >"$r/promote.json"
+
 out=$(bench/results-json.sh "$r") || fail "results-json.sh failed"
 jq -e . >/dev/null <<<"$out" || fail "not valid JSON: $out"
 expect_eq "$(jq -c '[.version, (.chmu | length), (.accuracy | length), (.shift | length), (.scale | length)]' <<<"$out")" \
 	"[1,2,3,2,3]" "version and rows per array"
 expect_eq "$(jq -c '[.shift[].epochs_to_90]' <<<"$out")" "[1,-1]" "shift rows"
+expect_eq "$(jq -c '[.promotion[] | [.policy, .t90_ms]]' <<<"$out")" '[["dram",500],["chmu",2000]]' "promotion rows"
 expect_eq "$(jq -r '.chmu[1] | "\(.tracker) \(.ratio) \(.epoch_hot) \(.epoch_end_ns)"' <<<"$out")" \
 	"t1 0.9 16383 107000" "a chmu row with its epoch-end fields"
 expect_eq "$(jq -r '[.accuracy[].monitor] | join("|")' <<<"$out")" \
