@@ -412,24 +412,36 @@ promote)
 	tier_of() { awk -v n="$1" '$2 == n { sub("memory_tier", "", $1); print $1 }' "$R/tiers.txt"; }
 	[ "$(tier_of "$NODE")" -gt "$(tier_of 0)" ] ||
 		{ echo "bench: node $NODE is not in a lower memory tier than node 0" >&2; exit 1; }
-	# oncpu_start PID, oncpu_stop: the time the task spends on a CPU,
-	# from sched_switch with ktime stamps: the tick-sampled utime and
-	# stime mislead under TCG (a workload on the CXL node shows about
-	# twice its wall time in them), and the lab kernel has no schedstat
-	oncpu_start() {
+	# probes_start WORKLOAD KDAMOND: the mechanisms' time, with the same
+	# probes in every policy's run (KDAMOND -1 when there is none): NUMA
+	# balancing's scans (task_numa_work) and the workload's page faults
+	# (after its allocation every one is a hint fault), ktime between
+	# entry and return; kdamond's time on a CPU from sched_switch. The
+	# tick-sampled utime and stime mislead under TCG (a workload on the
+	# CXL node shows about twice its wall time in them), and the lab
+	# kernel has no schedstat.
+	probes_start() {
 		local a0
 		a0=$(attachments)
-		bpftrace -e "tracepoint:sched:sched_switch {
-			if (args->next_pid == $1) { @on = nsecs; }
-			if (args->prev_pid == $1 && @on) { @oncpu_ns = sum(nsecs - @on); @on = 0; } }" \
-			>/run/oncpu.bt 2>&1 &
-		oncpu=$!
+		bpftrace -e "kprobe:task_numa_work /pid == $1/ { @s[tid] = nsecs; }
+			kretprobe:task_numa_work /@s[tid]/ { @scan_ns = sum(nsecs - @s[tid]); delete(@s[tid]); }
+			kprobe:handle_mm_fault /pid == $1/ { @f[tid] = nsecs; }
+			kretprobe:handle_mm_fault /@f[tid]/ { @fault_ns = sum(nsecs - @f[tid]); @faults = count(); delete(@f[tid]); }
+			tracepoint:sched:sched_switch {
+				if (args->next_pid == $2) { @on = nsecs; }
+				if (args->prev_pid == $2 && @on) { @oncpu_ns = sum(nsecs - @on); @on = 0; } }" \
+			>/run/probes.bt 2>&1 &
+		probes=$!
 		wait_attached bpftrace "$a0"
 	}
-	oncpu_stop() {
-		bt_stop $oncpu
-		cp /run/oncpu.bt "$R/oncpu.bt"
-		sed -n 's/^@oncpu_ns: //p' /run/oncpu.bt
+	probes_stop() { # probes_stop POLICY: probe_KEY=value lines (0: nothing seen)
+		local f v
+		bt_stop $probes
+		cp /run/probes.bt "$R/$1.bt"
+		for f in scan_ns fault_ns faults oncpu_ns; do
+			v=$(sed -n "s/^@$f: //p" /run/probes.bt)
+			echo "probe_$f=${v:-0}"
+		done
 	}
 	# bt_stop PID: Ctrl-C a bpftrace until it exits (0.17 misses a SIGINT
 	# that does not interrupt its epoll_wait)
@@ -452,20 +464,7 @@ promote)
 			echo 1 >$I/enable
 			echo 1 >$I/promote/enable
 			;;
-		numab)
-			sysctl -q kernel.numa_balancing=2
-			# its cost is in the task: the scans (task_numa_work) and
-			# the hint faults with their migrations (every fault of the
-			# prefaulted workload is one)
-			a0=$(attachments)
-			bpftrace -e "kprobe:task_numa_work /pid == $wl/ { @s[tid] = nsecs; }
-				kretprobe:task_numa_work /@s[tid]/ { @scan_ns = sum(nsecs - @s[tid]); delete(@s[tid]); }
-				kprobe:handle_mm_fault /pid == $wl/ { @f[tid] = nsecs; }
-				kretprobe:handle_mm_fault /@f[tid]/ { @fault_ns = sum(nsecs - @f[tid]); @faults = count(); delete(@f[tid]); }" \
-				>/run/numab.bt 2>&1 &
-			bt=$!
-			wait_attached bpftrace "$a0"
-			;;
+		numab) sysctl -q kernel.numa_balancing=2 ;;
 		damon)
 			echo 1 >$D/nr_kdamonds
 			echo 1 >$D/0/contexts/nr_contexts
@@ -502,20 +501,12 @@ promote)
 			echo "entries=$(cat $I/entries)"
 			echo 0 >$I/promote/enable
 			;;
-		numab)
-			sysctl -q kernel.numa_balancing=0
-			bt_stop $bt
-			cp /run/numab.bt "$R/numab.bt"
-			for f in scan_ns fault_ns faults; do
-				echo "numab_$f=$(sed -n "s/^@$f: //p" /run/numab.bt)"
-			done
-			;;
+		numab) sysctl -q kernel.numa_balancing=0 ;;
 		damon)
 			echo update_schemes_stats >$D/0/state
 			for f in nr_tried sz_tried nr_applied sz_applied; do
 				echo "damon_$f=$(cat $D/0/contexts/0/schemes/0/stats/$f)"
 			done
-			echo "kdamond_ns=$(oncpu_stop)"
 			echo off >$D/0/state
 			;;
 		esac
@@ -530,12 +521,15 @@ promote)
 		for _ in $(seq 600); do grep -q '^ready=' "$R/$pol.txt" && break; sleep 0.1; done
 		grep -q '^ready=' "$R/$pol.txt" || { echo "bench: $pol: workload not ready" >&2; exit 1; }
 		policy_on "$pol"
-		[ "$pol" != damon ] || oncpu_start "$(cat $D/0/pid)"
+		kpid=-1
+		[ "$pol" != damon ] || kpid=$(cat $D/0/pid)
+		probes_start "$wl" "$kpid"
 		vm >"$R/$pol.vm0"
 		kill -USR1 $wl
 		wait $wl
 		vm >"$R/$pol.vm1"
-		policy_off "$pol" >"$R/$pol.cost"
+		probes_stop "$pol" >"$R/$pol.cost"
+		policy_off "$pol" >>"$R/$pol.cost"
 	done
 	;;
 esac

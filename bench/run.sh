@@ -116,8 +116,8 @@ boot drain 'bench/guest-bench.sh drain'
 # property). A larger list, so that a 100 ms epoch's hot set fits.
 msg BENCH "promotion: none, CHMU promoter, NUMA balancing, DAMON, all DRAM"
 CHMU_PROPS=chmu-hotlist-size=4096 boot p0 "bench/guest-bench.sh promote 'exact tracker' dram none chmu numab damon"
-msg BENCH "promotion: CHMU promoter on a limited tracker"
-CHMU_PROPS=chmu-hotlist-size=4096,chmu-counters=512 boot p1 "bench/guest-bench.sh promote 'limited tracker (512 counters)' chmu"
+msg BENCH "promotion: CHMU promoter on a limited tracker (and all DRAM, its reference)"
+CHMU_PROPS=chmu-hotlist-size=4096,chmu-counters=512 boot p1 "bench/guest-bench.sh promote 'limited tracker (512 counters)' dram chmu"
 bench/promote-rows.sh "$res" "$res/p0" "$res/p1" || die "promotion: no rows"
 cp "$res/promote.svg" "$out/promote.svg"
 
@@ -325,32 +325,44 @@ MD
 
 The CXL memory is system RAM on node $(sed -n 's/^node=//p' "$res/p0/tiers.txt") ($(awk '!/^node=/ { printf "%snode %s in %s", (n++ ? ", " : ""), $2, $1 }' "$res/p0/tiers.txt"):
 a lower tier than node 0's). One workload, the same seed in every run:
-\\`chmu-workload zipf\\` over ${BENCH_PROMOTE_SIZE:-64M} in 4 KiB base pages allocated on the CXL
+\`chmu-workload zipf\` over ${BENCH_PROMOTE_SIZE:-64M} in 4 KiB base pages allocated on the CXL
 node, 90% of its loads to a hot set of ${BENCH_PROMOTE_HOT:-1024} pages (Zipf exponent 1, scattered
 at random), 10% uniform over all; the hot set moves (new pages) halfway
 through a ${BENCH_PROMOTE_SECS:-40} s run. Policies, each switched on once the memory is
 allocated and off at the end: none; the driver's promoter (epoch mode,
 100 ms epochs, threshold 16, 4 KiB units; target the nearest top-tier
 node) on the exact tracker, and in a second boot on a tracker of 512
-counters; NUMA balancing in tiering mode (\\`kernel.numa_balancing=2\\`,
+counters; NUMA balancing in tiering mode (\`kernel.numa_balancing=2\`,
 defaults); DAMON, physical addresses of the region, default attributes
-(5 ms samples, 100 ms aggregation), a \\`migrate_hot\\` scheme to node 0
-for regions accessed in at least 2 of 20 samples; and the all-DRAM
-reference (the memory on node 0). Throughput over 500 ms intervals from
+(5 ms samples, 100 ms aggregation), a \`migrate_hot\` scheme to node 0
+for regions accessed in at least ${BENCH_PROMOTE_DAMON_MIN:-2} of 20 samples; and the all-DRAM
+reference (the memory on node 0), in each boot: every ratio is against
+the all-DRAM run of its own boot. Throughput over 500 ms intervals from
 the workload's own counts; its share of loads that went to pages on the
-CXL node from a \\`move_pages\\` query at each interval's end. Times say
-"not reached" when the run never got there.
+CXL node from a \`move_pages\` query at each interval's end (a page
+moved during an interval counts where it ended up: the share errs low).
+A time is the end of the first of two intervals in a row that qualify;
+"from the move" counts once throughput fell below 90% (or the CXL share
+rose above 10%) after the move, and says "no drop" when it never did;
+"not reached" when the run never got there. Pages migrated: the
+workload's pages on node 0 at the end (nothing demotes); beside it the
+mechanism's own count (the promoter's \`promoted\`, \`pgpromote_success\`,
+DAMON's \`sz_applied\` in pages). CPU: the promoter's work item and the
+driver's drain (ktime around them, an upper bound of their time on a
+CPU), kdamond's time on a CPU (\`sched_switch\`), NUMA balancing's scans
+and the workload's page faults, every one a hint fault (ktime in kprobes,
+an upper bound); the same probes run in every run.
 
 Under TCG a load from CXL memory costs about 70 times one from DRAM
-(the memory section), and per page-table walk and hint fault far more
-than on hardware: throughput fractions, and NUMA balancing's above all,
-are TCG's. The CXL share and its time to fall to 10% are the
-hardware-independent figures. Under TCG DAMON's page-table accessed bits
-are seldom set again once cleared (the emulated TLB keeps the mapping),
-so it sees few accesses.
+(the memory section; in this workload, whose loop mostly draws random
+numbers, the no-promotion run makes about half the all-DRAM rate), and
+a hint fault, a TLB shootdown or a page copy from CXL memory (each load
+under QEMU's big lock) far more than on hardware: throughput fractions
+and CPU times are TCG's. The CXL share and its time to fall to 10% are
+the hardware-independent figures.
 
-| policy | steady before move (x DRAM) | steady after (x DRAM) | to 90% of DRAM | from the move | to CXL share 10% | from the move | CXL share before / after | pages migrated | in hot set | hot sets on DRAM at end (before / after) | CPU ms | CPU % of run |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| policy | steady before move (x DRAM) | steady after (x DRAM) | to 90% of DRAM | from the move | to CXL share 10% | from the move | CXL share before / after | pages migrated | its own count | in hot set | hot sets on DRAM at end (before / after) | CPU ms | CPU % of run |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 MD
 	cat "$res/promote.md"
 	echo

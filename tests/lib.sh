@@ -80,6 +80,23 @@ _wait_state() {
 	_ws="$nr$sw"
 }
 
+# wait_for WHAT CMD [ARGS...]: run CMD until it succeeds (60 s at most),
+# else fail with WHAT. CMD must read what it tests each time it runs (a
+# function, or attr_cmp): "$(cat FILE)" among ARGS is read once, before
+# the first try.
+wait_for() {
+	local what=$1 _
+	shift
+	for _ in $(seq 600); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	fail "$what"
+}
+
+# attr_cmp FILE OP VALUE: the number in FILE against VALUE (-eq, -lt, -ge...)
+attr_cmp() { [ "$(cat "$1")" "$2" "$3" ]; }
+
 # kv KEY TEXT: the value of KEY=value in TEXT (one per line).
 kv() {
 	sed -n "s/^$1=//p" <<<"$2" | head -n 1

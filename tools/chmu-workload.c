@@ -10,8 +10,9 @@
  *   touch   perform exactly COUNT 8-byte accesses at the base of each
  *           listed unit (--units 3,7,10-12 of --unit-size bytes); for
  *           anonymous memory also print each unit's physical address,
- *           and with --hold its node, then keep the memory until SIGUSR1
- *           and print the nodes again (to see what was promoted).
+ *           and with --hold each unit's node before the accesses, then
+ *           keep the memory until SIGUSR1 and print the nodes again (to
+ *           see what was promoted).
  *   stream  --passes sequential passes of 8-byte accesses over the area,
  *           timed: reports accesses and accesses per second.
  *   zipf    --accesses 8-byte accesses to units drawn from a Zipf
@@ -91,6 +92,7 @@ static struct env {
 	uint64_t progress_ms;
 	uint32_t hot_units;	/* zipf: the Zipf draw covers these units */
 	uint32_t hot_share;	/* percent of accesses to them */
+	int have_hot_share;
 	const char *placement;
 	int movable;
 } env = {
@@ -123,8 +125,9 @@ static const struct argp_option opts[] = {
 	  "--truth, FILE.after has the second half's counts)", 0 },
 	{ "wait", 'W', NULL, 0, "zipf/stream: once the memory is allocated, print "
 	  "ready=PID and wait for SIGUSR1 before the timed accesses", 0 },
-	{ "hold", 'o', NULL, 0, "touch on anonymous memory: print each unit's node, "
-	  "then held=PID, keep the memory until SIGUSR1 and print the nodes again", 0 },
+	{ "hold", 'o', NULL, 0, "touch on anonymous memory: print each unit's node "
+	  "before the accesses, then held=PID, keep the memory until SIGUSR1 and "
+	  "print the nodes again", 0 },
 	{ "no-thp", 't', NULL, 0, "Anonymous memory in base pages (MADV_NOHUGEPAGE)", 0 },
 	{ "movable", 'm', NULL, 0, "With --node: once allocated there, give the area the "
 	  "default policy back, so that the kernel may migrate it (NUMA balancing)", 0 },
@@ -235,8 +238,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.duration_ms *= 1000;
 		break;
 	case 'P':
-		if (parse_size(arg, &env.progress_ms) || !env.progress_ms)
-			argp_error(state, "invalid progress interval '%s' (ms)", arg);
+		if (parse_size(arg, &env.progress_ms) || !env.progress_ms ||
+		    env.progress_ms > 3600000)
+			argp_error(state, "invalid progress interval '%s' (1 to 3600000 ms)", arg);
 		break;
 	case 'k':
 		errno = 0;
@@ -251,6 +255,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (errno || *end || v < 0 || v > 100)
 			argp_error(state, "invalid hot share '%s' (0 to 100)", arg);
 		env.hot_share = (uint32_t)v;
+		env.have_hot_share = 1;
 		break;
 	case 'L':
 		env.placement = arg;
@@ -286,6 +291,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--movable needs --node");
 		if (env.progress_ms && env.node < 0)
 			argp_error(state, "--progress needs --node");
+		if (env.progress_ms && env.unit_size != (uint64_t)sysconf(_SC_PAGESIZE))
+			argp_error(state, "--progress needs --unit-size of one page");
+		if (env.have_hot_share && !env.hot_units)
+			argp_error(state, "--hot-share needs --hot-units");
 		if (env.hot_units && env.hot_units > env.size / env.unit_size)
 			argp_error(state, "--hot-units is more than the units of --size");
 		if (env.hold && (strcmp(env.mode, "touch") || env.dax))
@@ -493,6 +502,9 @@ static int do_touch(void *area)
 			return 1;
 		}
 	}
+	/* --hold: where each unit is before any access (nothing hot yet) */
+	if (env.hold && print_unit_nodes(area, "node"))
+		return 1;
 	for (int i = 0; i < env.nr_units; i++) {
 		volatile uint64_t *w = (volatile uint64_t *)
 			((char *)area + env.units[i] * env.unit_size);
@@ -518,8 +530,6 @@ static int do_touch(void *area)
 	       env.write ? "write" : "read");
 	(void)sink;
 	if (env.hold) {
-		if (print_unit_nodes(area, "node"))
-			return 1;
 		printf("held=%d\n", (int)getpid());
 		fflush(stdout);
 		if (wait_usr1() || print_unit_nodes(area, "after"))
@@ -741,15 +751,16 @@ static int write_placement(void *area, struct zipf_run *r)
  */
 static void progress(void *area, struct zipf_run *r, uint64_t ms, uint64_t done)
 {
-	uint64_t on = 0;
+	long long on = 0;
 
-	if (!unit_nodes(area, r->units, r->pages, r->node))
-		for (uint64_t u = 0; u < r->units; u++)
-			if (r->node[u] == env.node)
-				on += r->tick[u];
+	if (unit_nodes(area, r->units, r->pages, r->node))
+		on = -1;	/* the placement could not be read */
+	for (uint64_t u = 0; on >= 0 && u < r->units; u++)
+		if (r->node[u] == env.node)
+			on += r->tick[u];
 	memset(r->tick, 0, r->units * sizeof(*r->tick));
-	printf("progress ms=%llu accesses=%llu on_node=%llu\n", (unsigned long long)ms,
-	       (unsigned long long)done, (unsigned long long)on);
+	printf("progress ms=%llu accesses=%llu on_node=%lld\n", (unsigned long long)ms,
+	       (unsigned long long)done, on);
 	fflush(stdout);
 }
 
@@ -802,7 +813,7 @@ static int do_zipf(void *area)
 		bool move = false;
 		uint32_t u;
 
-		/* the clock every 4096 accesses: at most a few µs late */
+		/* the clock every 4096 accesses (milliseconds apart at CXL speed under TCG) */
 		if (!(i & 4095) && (env.duration_ms || env.progress_ms)) {
 			t = now_ns() - t0;
 			if (env.duration_ms && t >= env.duration_ms * 1000000ULL)
@@ -869,7 +880,7 @@ static int do_zipf(void *area)
 	printf("start_time_ns=%llu\nend_time_ns=%llu\n",
 	       start_wall.tv_sec * 1000000000ULL + start_wall.tv_nsec,
 	       end_wall.tv_sec * 1000000000ULL + end_wall.tv_nsec);
-	if (env.shift)
+	if (shifted)
 		printf("shift_ns=%llu\nshift_time_ns=%llu\n",
 		       (unsigned long long)shift_ns,
 		       shift_wall.tv_sec * 1000000000ULL + shift_wall.tv_nsec);

@@ -98,8 +98,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
-/* Header lines: title, 3 per instance, 4 notes, the blank line */
-#define TOP_HEAD_MAX(ninst) (6 + 3 * (size_t)(ninst))
+/*
+ * Header lines: title, 5 per instance (its line, two of health, two of
+ * its promoter's), 4 notes, the blank line
+ */
+#define TOP_HEAD_MAX(ninst) (6 + 5 * (size_t)(ninst))
 
 static uint64_t now_ns(void)
 {
@@ -466,7 +469,7 @@ static void promote_json(struct state *s, int i)
 	chmu_json_u64(stdout, "promote_queued", since(p.queued, q->queued));
 	chmu_json_u64(stdout, "promote_dropped", since(p.dropped, q->dropped));
 	chmu_json_u64(stdout, "promote_tried", since(p.tried, q->tried));
-	chmu_json_u64(stdout, "promoted", since(p.promoted, q->promoted));
+	chmu_json_u64(stdout, "promote_pages", since(p.promoted, q->promoted));
 	chmu_json_u64(stdout, "promote_failed", failed);
 	chmu_json_u64(stdout, "promote_worker_ns", since(p.worker_ns, q->worker_ns));
 	s->pprev[i] = p;

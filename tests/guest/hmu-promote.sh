@@ -8,21 +8,12 @@
 # queue_size refuse what they must.
 . tests/lib.sh
 hmu_setup
-trap chmu_cleanup EXIT
+wl=
+# a workload still holding memory would keep the region from going
+trap '[ -z "$wl" ] || kill $wl 2>/dev/null; chmu_cleanup' EXIT
 eval "$(chmu-region create -m mem0 --ram)"
 P=$HMU/promote
 
-# wait_for WHAT CMD...: until CMD succeeds (60 s at most)
-wait_for() {
-	local what=$1 _
-	shift
-	for _ in $(seq 600); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	fail "$what"
-}
-ge() { [ "$(cat "$1")" -ge "$2" ]; }
 
 expect_eq "$(cat $P/enable) $(cat $P/node) $(cat $P/min_count) $(cat $P/rate_mbps) $(cat $P/queue_size)" \
 	"0 -1 0 0 4096" "promote defaults (enable node min_count rate_mbps queue_size)"
@@ -47,20 +38,20 @@ chmu-workload touch --node "$NODE" --no-thp --size 1M --units 3,7,5,9,3,7 --coun
 wl=$!
 wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/promote.out
 out=$(cat /tmp/promote.out)
-for i in 0 1 2 3; do
+for i in 0 1 2 3; do	# printed before the accesses: nothing can be hot yet
 	expect_eq "$(kv node$i "$out")" "$NODE" "unit index $i on the CXL node before"
 done
-wait_for "2 pages not promoted: $(cat $P/promoted)" ge $P/promoted 2
+wait_for "2 pages not promoted" attr_cmp $P/promoted -ge 2
 # The migration's copy reads the old pages, which the CHMU counts: drain
 # what that posted, let the worker take it, then stop the promoter (which
 # waits for a batch in flight), so that every counter below is final.
 hmu_cfg enable=0
-wait_for "queue not emptied" [ "$(cat $P/pending)" = 0 ]
+wait_for "queue not emptied" attr_cmp $P/pending -eq 0
 echo 0 >$P/enable
 stop_bpftrace $bt || true
 kill -INT $top
 wait $top || fail "chmutop: $(cat /tmp/promote.top.err)"
-expect_eq "$(jq -s '[.[] | select(.type == "instance") | .promoted] | add' /tmp/promote.top)" 2 \
+expect_eq "$(jq -s '[.[] | select(.type == "instance") | .promote_pages] | add' /tmp/promote.top)" 2 \
 	"chmutop: pages promoted over its intervals"
 expect_eq "$(jq -cs '[.[] | select(.type == "instance") | .promote_node] | unique' /tmp/promote.top)" \
 	"[-1]" "chmutop: promote_node"
@@ -68,6 +59,7 @@ cat /tmp/promote.bt
 expect_eq "$(grep '^@migrated' /tmp/promote.bt)" "@migrated[$NODE, 0]: 2" "docs/bpftrace.md chmu_promote one-liner"
 kill -USR1 $wl
 wait $wl || fail "workload failed"
+wl=
 out=$(cat /tmp/promote.out)
 echo "$out"
 expect_eq "$(kv after0 "$out") $(kv after1 "$out")" "0 0" "units read 50 times now on node 0"

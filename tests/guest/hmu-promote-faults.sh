@@ -1,0 +1,87 @@
+# The promoter when its pages go away under it: records queued for memory
+# that is then offlined (the region destroyed while the queue holds them)
+# are counted by reason, every page looked at is accounted for, and the
+# driver unloads with records queued while a workload holds its memory.
+# The rate limit holds the records back: 2 MiB units (512 pages each) at
+# 1 MiB/s take the worker two seconds a record. In the first part the
+# target is the CXL node itself, so that nothing migrates (a migration's
+# copy reads the old pages, which would post entries of their own): a
+# record counts whole, as already on the target before the region goes,
+# as finding no memory on its target after (the node has none left), and,
+# once the target is node 0 again, as gone (its frames are offline). On
+# the debug kernel (make test-stress) KASAN, lockdep and kmemleak must
+# stay quiet.
+. tests/lib.sh
+hmu_setup
+wl=
+# a workload still holding memory would keep the region from going
+trap '[ -z "$wl" ] || kill $wl 2>/dev/null; chmu_cleanup' EXIT
+P=$HMU/promote
+
+c() { cat "$P/$1"; }
+
+# 1. The region goes while its records wait.
+eval "$(chmu-region create -m mem0 --ram)"
+hmu_cfg mode=always-on threshold=50 unit_shift=21 access=1 fill_threshold=0 poll_ms=100 enable=1
+echo 1 >$P/rate_mbps
+echo "$NODE" >$P/node
+echo 1 >$P/enable
+# 48 units of 2 MiB read 50 times each: one entry each, a backlog of
+# about two minutes, whatever the region's removal takes
+chmu-workload touch --node "$NODE" --no-thp --size 96M --unit-size 2M --units 0-47 \
+	--count 50 --hold >/tmp/pf.out &
+wl=$!
+wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/pf.out
+hmu_cfg enable=0	# every entry drained and offered to the promoter
+expect_eq "$(cat $HMU/entries)" 48 "entries"
+expect_eq "$(c queued) $(c dropped) $(c skipped)" "48 0 0" "records queued, dropped, skipped"
+[ "$(c pending)" -gt 0 ] || fail "no record pending: the rate limit held none back"
+# The workload's memory goes first (the region cannot go while mapped),
+# then the memory itself: offline, the region destroyed.
+kill -USR1 $wl
+wait $wl || fail "workload failed"
+wl=
+pending=$(c pending)
+chmu-region destroy "$REGION"
+echo "records pending when the region went: $pending"
+left=$(c pending)
+[ "$left" -gt 1 ] || fail "fewer than 2 records left for after the region went"
+wait_for "no record taken after the region went" attr_cmp $P/pending -lt "$left"
+echo -1 >$P/node	# node 0 from now on
+echo 0 >$P/rate_mbps	# no limit: the rest go at once
+wait_for "queue not emptied" attr_cmp $P/pending -eq 0
+echo 0 >$P/enable	# waits for a batch in flight: the counters are final
+for f in tried promoted failed_gone failed_not_lru failed_isolate failed_no_memory \
+	failed_on_target failed_busy batches; do
+	echo "$f=$(c $f)"
+done
+failed=$(($(c failed_gone) + $(c failed_not_lru) + $(c failed_isolate) + $(c failed_no_memory) + $(c failed_on_target) + $(c failed_busy)))
+expect_eq "$(c tried)" $(($(c promoted) + failed)) "pages tried = promoted + failed by reason"
+expect_eq "$(c tried)" $((48 * 512)) "every page of every record looked at"
+expect_eq "$(c promoted)" 0 "pages promoted (the target was their own node, then offline)"
+[ "$(c failed_no_memory)" -ge 512 ] || fail "a record for a target without memory is not counted as no_memory"
+[ "$(c failed_gone)" -ge 512 ] || fail "a record taken after the region went is not counted as gone"
+echo "ok: $(c failed_no_memory) pages counted as no memory on the target, $(c failed_gone) as gone"
+
+# 2. The driver unbinds with records queued and the workload running.
+eval "$(chmu-region create -m mem0 --ram)"
+hmu_cfg mode=always-on threshold=50 unit_shift=21 access=1 fill_threshold=0 poll_ms=100 enable=1
+echo 1 >$P/rate_mbps
+echo 1 >$P/enable
+chmu-workload touch --node "$NODE" --no-thp --size 32M --unit-size 2M --units 0-15 \
+	--count 50 --hold >/tmp/pf.out &
+wl=$!
+wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/pf.out
+wait_for "no record queued" attr_cmp $P/queued -ge 16
+[ "$(c pending)" -gt 0 ] || fail "no record pending at unbind"
+modprobe -r cxl_hmu || fail "cxl_hmu did not unload with records queued"
+[ ! -d /sys/module/cxl_hmu ] || fail "cxl_hmu still loaded"
+echo "ok: unloaded with records queued"
+kill -USR1 $wl
+wait $wl || fail "workload failed"
+wl=
+chmu-region destroy "$REGION"
+modprobe cxl_hmu
+[ -d $HMU ] || fail "no $HMU after reloading cxl_hmu"
+expect_eq "$(c enable) $(c pending)" "0 0" "promoter after reload"
+echo ok
