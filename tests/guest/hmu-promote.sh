@@ -14,7 +14,6 @@ trap '[ -z "$wl" ] || kill $wl 2>/dev/null; chmu_cleanup' EXIT
 eval "$(chmu-region create -m mem0 --ram)"
 P=$HMU/promote
 
-
 expect_eq "$(cat $P/enable) $(cat $P/node) $(cat $P/min_count) $(cat $P/rate_mbps) $(cat $P/queue_size)" \
 	"0 -1 0 0 4096" "promote defaults (enable node min_count rate_mbps queue_size)"
 
