@@ -30,7 +30,7 @@ TOOLS      := chmu-workload chmu-regs chmu-perf chmu-score
 BPF_TOOLS  := chmuheat chmutop chmualert chmu-exporter
 TOOL_LIB   := tools/lib/memspec.c tools/lib/chmu.c tools/lib/perfev.c \
 	      tools/lib/chmutool.c tools/lib/heat.c tools/lib/top.c tools/lib/alert.c \
-	      tools/lib/zipf.c tools/lib/score.c tools/lib/metrics.c
+	      tools/lib/zipf.c tools/lib/score.c tools/lib/metrics.c tools/lib/owner.c tools/lib/procmap.c
 CLANG      ?= clang
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -I$(BUILD)/vmlinux -Ibpf -Itools

@@ -13,8 +13,11 @@
 #include <bpf/bpf_tracing.h>
 #include "chmu-exporter.h"
 #include "chmu.bpf.h"
+#include "chmuowner.bpf.h"
 
 const volatile __u32 region_shift = 21;
+const volatile bool by_cgroup;			/* --cgroups */
+const volatile __u64 owner_contig = ~0ULL;	/* HPA bytes contiguous per unit */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -49,11 +52,20 @@ struct {
 	__type(value, struct exp_node);
 } nodes SEC(".maps");
 
+/* --cgroups: entries by owner, at most --max-cgroups owners (all instances) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, EXP_DEFAULT_CGROUPS);	/* set by user space */
+	__type(key, struct exp_owner_key);
+	__type(value, struct exp_owner);
+} owners SEC(".maps");
+
 __u64 untracked;	/* entries with no instance state (map full), or unreadable */
 
 static const struct exp_inst zero_inst;
 static const struct exp_node zero_node;
 static const struct exp_region zero_region;
+static const struct exp_owner zero_owner;
 
 static __always_inline __u64 window_len(__u32 id)
 {
@@ -84,7 +96,27 @@ struct walk {
 	__u32 nr;
 	struct exp_inst *st;
 	__u32 id;
+	__u32 unit_shift;
 };
+
+/* --cgroups: the entry under its unit's main owner, read at the drain */
+static __always_inline void count_owner(struct walk *w, const struct chmu_ent *e)
+{
+	struct exp_owner_key k = { .inst = w->id };
+	struct chmu_main_owner mo = {};
+	struct exp_owner *o;
+
+	chmu_main_owner(e->hpa, e->nid, 1ULL << (w->unit_shift & 63), owner_contig, &mo);
+	k.owner = mo.key;
+	o = chmu_lookup_init(&owners, &k, &zero_owner);
+	if (!o) {
+		__sync_fetch_and_add(&w->st->owner_dropped, 1);
+		__sync_fetch_and_add(&w->st->owner_dropped_counts, e->count);
+		return;
+	}
+	__sync_fetch_and_add(&o->entries, 1);
+	__sync_fetch_and_add(&o->count_sum, e->count);
+}
 
 static long on_entry(__u32 i, void *ctx)
 {
@@ -120,6 +152,8 @@ static long on_entry(__u32 i, void *ctx)
 		__sync_fetch_and_add(&st->region_dropped_counts, e.count);
 	}
 	count_node(st, w->id, e.nid);
+	if (by_cgroup)
+		count_owner(w, &e);
 	return 0;
 }
 
@@ -150,6 +184,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	if (BPF_CORE_READ(b, overflow))
 		__sync_fetch_and_add(&st->overflows, 1);
 	w.entries = BPF_CORE_READ(b, entries);
+	w.unit_shift = BPF_CORE_READ(b, unit_shift);
 	w.nr = nr;
 	w.st = st;
 	if (nr && w.entries)

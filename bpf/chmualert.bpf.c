@@ -11,6 +11,10 @@
 #include <bpf/bpf_tracing.h>
 #include "chmualert.h"
 #include "chmu.bpf.h"
+#include "chmuowner.bpf.h"
+
+const volatile bool by_cgroup;			/* --by cgroup */
+const volatile __u64 owner_contig = ~0ULL;	/* HPA bytes contiguous per unit */
 
 __u64 sent;
 __u64 dropped;		/* refused by the full ring buffer */
@@ -32,6 +36,7 @@ struct {
 struct walk {
 	const struct chmu_entry *entries;
 	__u32 nr;
+	__u32 unit_shift;
 };
 
 static __always_inline void ship(struct alert_chunk *c)
@@ -73,6 +78,13 @@ static long on_entry(__u32 i, void *ctx)
 	it->hpa = e.hpa;
 	it->count = e.count;
 	it->nid = e.nid;
+	it->owner = 0;
+	if (by_cgroup) {
+		struct chmu_main_owner mo = {};
+
+		chmu_main_owner(e.hpa, e.nid, 1ULL << (w->unit_shift & 63), owner_contig, &mo);
+		it->owner = mo.key;
+	}
 	c->n = n + 1;
 	if (c->n == ALERT_CHUNK)
 		ship(c);
@@ -89,6 +101,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 		return 0;
 	nr = BPF_CORE_READ(b, nr);
 	w.entries = BPF_CORE_READ(b, entries);
+	w.unit_shift = BPF_CORE_READ(b, unit_shift);
 	if (!nr || !w.entries)
 		return 0;
 	c = bpf_map_lookup_elem(&chunk, &k);

@@ -12,10 +12,13 @@
 #include <bpf/bpf_tracing.h>
 #include "chmuheat.h"
 #include "chmu.bpf.h"
+#include "chmuowner.bpf.h"
 
 const volatile __u32 region_shift = 28;
 const volatile __u32 row_shift = 25;
 const volatile __u64 max_rows = 16;	/* the heatmap's rows */
+const volatile bool by_cgroup;		/* --by cgroup */
+const volatile __u64 owner_contig = ~0ULL;	/* HPA bytes contiguous per unit */
 
 __u32 gen;		/* flipped by user space each interval */
 __u64 entries;		/* entries seen */
@@ -28,6 +31,7 @@ __u64 dropped_region;	/* the region map was full */
 __u64 dropped_cell;	/* the heatmap cell map was full */
 __u64 dropped_read;	/* unreadable entries (in no aggregate) */
 __u64 beyond_rows;	/* DPA past the heatmap's rows (the capacity) */
+__u64 dropped_owner;	/* --by cgroup: the owner histogram map was full */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -49,6 +53,13 @@ struct {
 	__type(key, struct cell_key);
 	__type(value, __u64);
 } cells SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CHMUHEAT_MAX_OWNERS);
+	__type(key, struct owner_key);
+	__type(value, struct owner_hist);
+} owner_hists SEC(".maps");
 
 /* The last lost count seen per instance: the driver's is cumulative */
 struct {
@@ -86,11 +97,40 @@ static const struct hist zero_hist;
 static const struct region_val zero_region = { .hpa_lo = ~0ULL };
 static const __u64 zero;
 
+static const struct owner_hist zero_owner_hist;
+
 struct walk {
 	const struct chmu_entry *entries;
 	__u32 nr;
 	__u32 id;
+	__u32 unit_shift;
 };
+
+/*
+ * --by cgroup: the entry in the histogram of its unit's main owner, read
+ * at the drain (online memory only: a unit with no node is none).
+ */
+static __always_inline void owner_entry(struct walk *w, const struct chmu_ent *e,
+					 __u32 slot)
+{
+	struct owner_key k = { .inst = w->id };
+	struct chmu_main_owner mo = {};
+	struct owner_hist *h;
+
+	chmu_main_owner(e->hpa, e->nid, 1ULL << (w->unit_shift & 63), owner_contig, &mo);
+	k.owner = mo.key;
+	k.gen = *(volatile __u32 *)&gen;
+	h = chmu_lookup_init(&owner_hists, &k, &zero_owner_hist);
+	if (!h) {
+		__sync_fetch_and_add(&dropped_owner, 1);
+		return;
+	}
+	__sync_fetch_and_add(&h->entries, 1);
+	__sync_fetch_and_add(&h->sum, e->count);
+	__sync_fetch_and_add(&h->mixed, mo.mixed);
+	if (slot < CHMUHEAT_SLOTS)
+		__sync_fetch_and_add(&h->slots[slot], 1);
+}
 
 static __always_inline void flush_region(struct scratch *s)
 {
@@ -154,6 +194,8 @@ static long on_entry(__u32 i, void *ctx)
 	if (slot >= CHMUHEAT_SLOTS)
 		slot = CHMUHEAT_SLOTS - 1;
 	s->h.slots[slot]++;
+	if (by_cgroup)
+		owner_entry(w, &e, slot);
 
 	region = e.dpa >> region_shift;
 	if (s->have_region && s->rk.region != region)
@@ -230,6 +272,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	}
 	nr = BPF_CORE_READ(b, nr);
 	w.entries = BPF_CORE_READ(b, entries);
+	w.unit_shift = BPF_CORE_READ(b, unit_shift);
 	if (!nr || !w.entries)
 		return 0;
 	s = bpf_map_lookup_elem(&scratch, &zero_key);

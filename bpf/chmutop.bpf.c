@@ -11,6 +11,7 @@
 #include <bpf/bpf_tracing.h>
 #include "chmutop.h"
 #include "chmu.bpf.h"
+#include "chmuowner.bpf.h"
 
 const volatile __u32 gran_shift;	/* 0: per unit */
 

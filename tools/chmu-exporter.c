@@ -31,6 +31,7 @@
 #include "lib/chmubpf.h"
 #include "lib/chmutool.h"
 #include "lib/metrics.h"
+#include "lib/owner.h"
 
 #define TOOL		"chmu-exporter"
 #define VERSION		"0.1"
@@ -46,25 +47,30 @@
 
 const char *argp_program_version = TOOL " " VERSION;
 
-enum { OPT_MAX_REGIONS = 1000, OPT_THREADS, OPT_TIMEOUT };
+enum { OPT_MAX_REGIONS = 1000, OPT_THREADS, OPT_TIMEOUT, OPT_CGROUPS, OPT_MAX_CGROUPS };
 
 static struct env {
 	char host[256];
 	unsigned int port;
 	uint64_t gran;
 	long max_regions;
+	long max_cgroups;
+	bool cgroups;
 	long threads;
 	long timeout;
 	bool verbose;
 } env = {
 	.host = DEFAULT_HOST, .port = DEFAULT_PORT, .gran = 2 << 20,
 	.max_regions = EXP_DEFAULT_REGIONS, .threads = 2, .timeout = 10,
+	.max_cgroups = EXP_DEFAULT_CGROUPS,
 };
 
 static const struct argp_option opts[] = {
 	{ "listen", 'l', "ADDR:PORT", 0, "Address to serve /metrics on (default 127.0.0.1:9849; [ADDR]:PORT for IPv6)", 0 },
 	{ "granularity", 'g', "SIZE", 0, "Size of the DPA regions whose counts are summed (a power of two, default 2M)", 0 },
 	{ "max-regions", OPT_MAX_REGIONS, "N", 0, "At most N regions get series (default 4096, at most 262144); entries of other regions are counted apart", 0 },
+	{ "cgroups", OPT_CGROUPS, NULL, 0, "Hotlist entries and counts per memory cgroup owning the units' pages (read at the drain): chmu_cgroup_* series with a cgroup label", 0 },
+	{ "max-cgroups", OPT_MAX_CGROUPS, "N", 0, "At most N owners (instance and cgroup pairs) get series (default 64, at most 4096); the rest are summed under cgroup=\"other\"", 0 },
 	{ "threads", OPT_THREADS, "N", 0, "HTTP worker threads (default 2)", 0 },
 	{ "timeout", OPT_TIMEOUT, "SECS", 0, "Close an idle or stalled connection after SECS (default 10)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
@@ -86,6 +92,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_MAX_REGIONS:
 		env.max_regions = chmu_argp_num(st, key, arg, 1, 1 << 18);
+		break;
+	case OPT_CGROUPS:
+		env.cgroups = true;
+		break;
+	case OPT_MAX_CGROUPS:
+		env.max_cgroups = chmu_argp_num(st, key, arg, 1, 4096);
 		break;
 	case OPT_THREADS:
 		env.threads = chmu_argp_num(st, key, arg, 1, 64);
@@ -110,6 +122,7 @@ struct exporter {
 	pthread_mutex_t lock;	/* one scrape renders at a time */
 	uint64_t scrapes;
 	unsigned int region_shift;
+	struct owner_names *names;	/* --cgroups */
 };
 
 /* DIR/ATTR as a number; -errno when it cannot be read or parsed. */
@@ -243,6 +256,96 @@ static int read_map(int fd, size_t ksz, size_t voff, size_t stride, size_t max,
 	}
 	*out = rows;
 	*n = cnt;
+	return 0;
+}
+
+struct owner_row {
+	struct exp_owner_key k;
+	struct exp_owner v;
+	const char *name;
+};
+
+static int cmp_owner(const void *a, const void *b)
+{
+	const struct owner_row *x = a, *y = b;
+	int c;
+
+	if (x->k.inst != y->k.inst)
+		return x->k.inst < y->k.inst ? -1 : 1;
+	c = strcmp(x->name, y->name);
+	return c ? c : (x->k.owner < y->k.owner ? -1 : x->k.owner > y->k.owner);
+}
+
+/*
+ * --cgroups: the owners' series; entries past --max-cgroups, and the
+ * owner "other" (a unit of more cgroups than told apart), as cgroup
+ * "other". Two ids of one path (a cgroup removed and made again) are two
+ * samples of one series: their sums.
+ */
+static int render_owners(struct exporter *x, struct mx_buf *b,
+			 const struct inst_row *rows, int nrows)
+{
+	struct owner_row *o = NULL;
+	struct mx_labels l;
+	size_t n = 0, i, k, j;
+	int r;
+
+	if (read_map(bpf_map__fd(x->skel->maps.owners), sizeof(struct exp_owner_key),
+		     offsetof(struct owner_row, v), sizeof(*o), env.max_cgroups,
+		     (void **)&o, &n))
+		return -ENOMEM;
+	owner_names_expire(x->names);
+	for (i = 0; i < n; i++)
+		o[i].name = owner_key_name(x->names, o[i].k.owner);
+	/* owner_key_name's unknown-id buffer is reused: keep each name */
+	for (i = 0; i < n; i++)
+		if (!(o[i].name = strdup(o[i].name))) {
+			for (j = 0; j < i; j++)
+				free((char *)o[j].name);
+			free(o);
+			return -ENOMEM;
+		}
+	if (n)
+		qsort(o, n, sizeof(*o), cmp_owner);
+	for (k = 0; k < 2; k++) {
+		if (!k)
+			mx_family(b, "chmu_cgroup_entries", MX_COUNTER,
+				  "Hotlist entries by the owner of most of the unit's pages at the drain: a memory cgroup's path, free, kernel, - (not online memory) or other.");
+		else
+			mx_family(b, "chmu_cgroup_counts", MX_COUNTER,
+				  "Sum of the counts of the entries in chmu_cgroup_entries.");
+		for (i = 0; i < n; i = j) {
+			uint64_t v = 0;
+			bool other = !strcmp(o[i].name, "other");
+
+			for (j = i; j < n && o[j].k.inst == o[i].k.inst &&
+			     !strcmp(o[j].name, o[i].name); j++)
+				v += k ? o[j].v.count_sum : o[j].v.entries;
+			if (other)	/* with the entries past the cap, below */
+				continue;
+			inst_labels(&l, o[i].k.inst);
+			mx_label(&l, "cgroup", "%s", o[i].name);
+			mx_sample_u64(b, &l, v);
+		}
+		for (r = 0; r < nrows; r++) {
+			uint64_t v = k ? rows[r].st.owner_dropped_counts : rows[r].st.owner_dropped;
+
+			for (i = 0; i < n; i++)
+				if (o[i].k.inst == rows[r].id && !strcmp(o[i].name, "other"))
+					v += k ? o[i].v.count_sum : o[i].v.entries;
+			if (!rows[r].have_st)
+				continue;
+			inst_labels(&l, rows[r].id);
+			mx_label(&l, "cgroup", "other");
+			mx_sample_u64(b, &l, v);
+		}
+	}
+	mx_family(b, "chmu_exporter_cgroup_series_limit", MX_GAUGE,
+		  "Most owner series the exporter keeps (--max-cgroups), all instances together.");
+	mx_sample_u64(b, NULL, env.max_cgroups);
+	for (i = 0; i < n; i++)
+		free((char *)o[i].name);
+	free(o);
 	return 0;
 }
 
@@ -401,6 +504,11 @@ static void render(struct exporter *x, struct mx_buf *b)
 			mx_label(&e, "node", "%d", regs[i].k.nid);
 			mx_sample_u64(b, &e, k ? regs[i].v.entries : regs[i].v.count_sum);
 		}
+	}
+
+	if (x->names && render_owners(x, b, rows, nrows)) {
+		b->oom = true;
+		goto out;
 	}
 
 	mx_family(b, "chmu_instance_up", MX_GAUGE,
@@ -640,10 +748,26 @@ int main(int argc, char **argv)
 	x.region_shift = __builtin_ctzll(env.gran);
 	skel->rodata->region_shift = x.region_shift;
 	bpf_map__set_max_entries(skel->maps.regions, env.max_regions);
+	bpf_map__set_max_entries(skel->maps.owners, env.max_cgroups);
+	if (env.cgroups) {
+		x.names = chmu_owner_names(TOOL);
+		if (!x.names) {
+			err = CHMU_EXIT_ENV;
+			goto cleanup;
+		}
+		skel->rodata->by_cgroup = true;
+		skel->rodata->owner_contig = owner_contig_min(x.names);
+	}
 	chmu_pick_prog(skel->progs.batch_btf, skel->progs.batch_raw, tp_btf);
+	bpf_program__set_autoload(skel->progs.chmu_resolve, env.cgroups);
 	err = chmu_exporter_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	if (env.cgroups && !chmu_owner_check(TOOL, skel->maps.chmu_owner_q,
+					     skel->progs.chmu_resolve, x.names)) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
@@ -699,6 +823,7 @@ cleanup:
 	if (lfd >= 0)
 		close(lfd);
 	chmu_exporter_bpf__destroy(skel);
+	owner_names_free(x.names);
 	chmu_close(insts, n);
 	return err;
 }

@@ -7,6 +7,7 @@
 #define EXP_MAX_NODES		(EXP_MAX_INST * 16)	/* (instance, node) pairs */
 #define EXP_HIST_BUCKETS	33	/* log2 buckets 0..31, 32: >= 2^32 */
 #define EXP_DEFAULT_REGIONS	4096
+#define EXP_DEFAULT_CGROUPS	64	/* --cgroups: owners with series */
 
 struct exp_inst {
 	__u64 batches;
@@ -16,6 +17,8 @@ struct exp_inst {
 	__u64 region_dropped;	/* entries whose region had no series (cap) */
 	__u64 region_dropped_counts;
 	__u64 node_dropped;	/* entries the node map had no room for */
+	__u64 owner_dropped;	/* --cgroups: entries of owners past the cap */
+	__u64 owner_dropped_counts;
 	__u64 batch_ns;		/* the last batch's time: its entries' time */
 	/*
 	 * Postings: batches drained within half a window of a posting's
@@ -48,6 +51,18 @@ struct exp_node_key {
 struct exp_node {
 	__u64 group;
 	__u64 cur;
+};
+
+/* --cgroups: an instance's entries by their unit's main owner (CHMU_KEY) */
+struct exp_owner_key {
+	__u32 inst;
+	__u32 pad;
+	__u64 owner;
+};
+
+struct exp_owner {
+	__u64 entries;
+	__u64 count_sum;
 };
 
 #endif

@@ -23,17 +23,18 @@
 #include "lib/alert.h"
 #include "lib/chmubpf.h"
 #include "lib/chmutool.h"
+#include "lib/owner.h"
 
 #define TOOL "chmualert"
 #define U(x) ((unsigned long long)(x))
 
 const char *argp_program_version = TOOL " 0.1";
 
-enum { OPT_EXEC = 1000, OPT_RINGBUF, OPT_EXEC_MAX };
+enum { OPT_EXEC = 1000, OPT_RINGBUF, OPT_EXEC_MAX, OPT_BY };
 
 static struct env {
 	struct alert_cfg cfg;
-	bool have_threshold, have_rearm, json, verbose;
+	bool have_threshold, have_rearm, json, verbose, by_cgroup;
 	uint64_t gran, ringbuf;
 	const char *exec;
 	unsigned int exec_max;
@@ -50,6 +51,7 @@ static const struct argp_option opts[] = {
 	{ "window", 'w', "SECS", 0, "Window of the rate, and how long a count stays current (default 5)", 0 },
 	{ "holdoff", 'H', "SECS", 0, "At most one alert per key every SECS seconds (default 0)", 0 },
 	{ "granularity", 'g', "SIZE", 0, "Alert on regions of SIZE (a power of two) instead of units", 0 },
+	{ "by", OPT_BY, "KEY", 0, "unit (default; regions with -g) or cgroup: alert per memory cgroup owning most of the units' pages, read at the drain", 0 },
 	{ "exec", OPT_EXEC, "CMD", 0, "Run CMD (sh -c) per alert, the alert in CHMU_ALERT_* variables", 0 },
 	{ "exec-max", OPT_EXEC_MAX, "N", 0, "At most N --exec commands at once; an alert past them runs none, counted (default 4)", 0 },
 	{ "json", 'j', NULL, 0, "NDJSON records", 0 },
@@ -99,6 +101,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		    (env.gran & (env.gran - 1)))
 			argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
 		break;
+	case OPT_BY:
+		if (!strcmp(arg, "cgroup"))
+			env.by_cgroup = true;
+		else if (!strcmp(arg, "unit"))
+			env.by_cgroup = false;
+		else
+			argp_error(st, "--by must be unit or cgroup, not '%s'", arg);
+		break;
 	case OPT_EXEC_MAX:
 		env.exec_max = chmu_argp_num(st, key, arg, 1, 1024);
 		break;
@@ -125,6 +135,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 			env.cfg.rearm = env.cfg.threshold / 2;
 		if (env.cfg.rearm > env.cfg.threshold)
 			argp_error(st, "the re-arm level must not exceed the threshold");
+		if (env.by_cgroup && env.gran)
+			argp_error(st, "-g and --by cgroup exclude each other: a key is a region or a cgroup");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -138,6 +150,7 @@ struct state {
 	int ninst;
 	double mono_to_real;	/* add to CLOCK_MONOTONIC seconds */
 	unsigned int shift;
+	struct owner_names *names;	/* --by cgroup */
 	uint64_t received;
 	/* --exec: commands running, and those skipped or failed */
 	unsigned int hooks;
@@ -182,7 +195,7 @@ static const char *inst_name(struct state *s, uint32_t id)
 }
 
 static void run_exec(struct state *s, const struct alert_event *ev,
-		     const char *inst, uint64_t dpa, double when)
+		     const char *inst, uint64_t dpa, const char *cgroup, double when)
 {
 	char buf[64];
 	pid_t pid;
@@ -202,8 +215,12 @@ static void run_exec(struct state *s, const struct alert_event *ev,
 		snprintf(buf, sizeof(buf), "%.6f", when);
 		setenv("CHMU_ALERT_TIME", buf, 1);
 		setenv("CHMU_ALERT_INSTANCE", inst, 1);
-		snprintf(buf, sizeof(buf), "0x%llx", U(dpa));
-		setenv("CHMU_ALERT_DPA", buf, 1);
+		if (cgroup) {
+			setenv("CHMU_ALERT_CGROUP", cgroup, 1);
+		} else {
+			snprintf(buf, sizeof(buf), "0x%llx", U(dpa));
+			setenv("CHMU_ALERT_DPA", buf, 1);
+		}
 		if (ev->hpa != ~0ULL)
 			snprintf(buf, sizeof(buf), "0x%llx", U(ev->hpa));
 		else
@@ -225,16 +242,22 @@ static void run_exec(struct state *s, const struct alert_event *ev,
 static void report(struct state *s, const struct alert_event *ev)
 {
 	const char *inst = inst_name(s, ev->key.inst);
-	uint64_t dpa = ev->key.slot << s->shift;
+	uint64_t dpa = env.by_cgroup ? 0 : ev->key.slot << s->shift;
+	char cgroup[256] = "";
 	double when = ev->time + s->mono_to_real;
 	const char *metric = env.cfg.metric == ALERT_COUNT ? "count" : "rate";
-	char tbuf[16], hpa[24], nid[16], val[64], thr[64];
+	char tbuf[16], hpa[24], nid[16], val[64], thr[64], key[320];
 	time_t t = (time_t)when;
 
+	if (env.by_cgroup)
+		snprintf(cgroup, sizeof(cgroup), "%s", owner_key_name(s->names, ev->key.slot));
 	if (env.json) {
 		chmu_json_begin_at(stdout, "alert", when);
 		chmu_json_str(stdout, "instance", inst);
-		chmu_json_u64(stdout, "dpa", dpa);
+		if (env.by_cgroup)
+			chmu_json_str(stdout, "cgroup", cgroup);
+		else
+			chmu_json_u64(stdout, "dpa", dpa);
 		if (ev->hpa != ~0ULL)
 			chmu_json_u64(stdout, "hpa", ev->hpa);
 		chmu_json_i64(stdout, "nid", ev->nid);
@@ -253,8 +276,13 @@ static void report(struct state *s, const struct alert_event *ev)
 			snprintf(nid, sizeof(nid), "%d", ev->nid);
 		else
 			snprintf(nid, sizeof(nid), "-");
-		printf("%s ALERT %s hpa %s dpa 0x%llx nid %s %s %s%s >= %s%s\n",
-		       tbuf, inst, hpa, U(dpa), nid, metric,
+		/* the key: a cgroup (--by cgroup), or a unit or region */
+		if (env.by_cgroup)
+			snprintf(key, sizeof(key), "cgroup %s hpa %s", cgroup, hpa);
+		else
+			snprintf(key, sizeof(key), "hpa %s dpa 0x%llx", hpa, U(dpa));
+		printf("%s ALERT %s %s nid %s %s %s%s >= %s%s\n",
+		       tbuf, inst, key, nid, metric,
 		       chmu_fmt_num(ev->value, val, sizeof(val)),
 		       env.cfg.metric == ALERT_RATE ? "/s" : "",
 		       chmu_fmt_num(env.cfg.threshold, thr, sizeof(thr)),
@@ -262,7 +290,7 @@ static void report(struct state *s, const struct alert_event *ev)
 		fflush(stdout);
 	}
 	if (env.exec && !chmu_exiting)
-		run_exec(s, ev, inst, dpa, when);
+		run_exec(s, ev, inst, dpa, env.by_cgroup ? cgroup : NULL, when);
 }
 
 static int handle_event(void *ctx, void *data, size_t len)
@@ -284,7 +312,7 @@ static int handle_event(void *ctx, void *data, size_t len)
 		const struct alert_item *e = &c->e[i];
 
 		s->received++;
-		key.slot = e->dpa >> s->shift;
+		key.slot = env.by_cgroup ? e->owner : e->dpa >> s->shift;
 		if (alert_observe(&s->table, &key, c->ts / 1e9, c->seq, e->count,
 				  e->hpa, e->nid, &ev))
 			report(s, &ev);
@@ -353,10 +381,25 @@ int main(int argc, char **argv)
 	skel->rodata->targ_chmu = chmu_opts.chmu;
 	skel->rodata->targ_inst = chmu_opts.inst;
 	bpf_map__set_max_entries(skel->maps.events, env.ringbuf);
+	if (env.by_cgroup) {
+		s.names = chmu_owner_names(TOOL);
+		if (!s.names) {
+			err = CHMU_EXIT_ENV;
+			goto cleanup;
+		}
+		skel->rodata->by_cgroup = true;
+		skel->rodata->owner_contig = owner_contig_min(s.names);
+	}
 	chmu_pick_prog(skel->progs.batch_btf, skel->progs.batch_raw, tp_btf);
+	bpf_program__set_autoload(skel->progs.chmu_resolve, env.by_cgroup);
 	err = chmualert_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	if (env.by_cgroup && !chmu_owner_check(TOOL, skel->maps.chmu_owner_q,
+					       skel->progs.chmu_resolve, s.names)) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
@@ -442,6 +485,7 @@ int main(int argc, char **argv)
 cleanup:
 	ring_buffer__free(rb);
 	chmualert_bpf__destroy(skel);
+	owner_names_free(s.names);
 	chmu_close(s.insts, n);
 	alert_free(&s.table);
 	return err;

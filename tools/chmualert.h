@@ -12,6 +12,7 @@ struct alert_item {
 	__u64 count;
 	__s32 nid;
 	__u32 pad;
+	__u64 owner;		/* --by cgroup: the unit's main owner (CHMU_KEY) */
 };
 
 /*

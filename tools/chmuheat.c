@@ -26,6 +26,7 @@
 #include "lib/chmubpf.h"
 #include "lib/chmutool.h"
 #include "lib/heat.h"
+#include "lib/owner.h"
 
 #define TOOL "chmuheat"
 #define U(x) ((unsigned long long)(x))
@@ -33,13 +34,13 @@
 const char *argp_program_version = TOOL " 0.1";
 const char *argp_program_bug_address = "the CHMU lab issue tracker";
 
-enum { OPT_CSV = 1000, OPT_NO_HEATMAP, OPT_WINDOW };
+enum { OPT_CSV = 1000, OPT_NO_HEATMAP, OPT_WINDOW, OPT_BY };
 
 static struct env {
 	uint64_t region_size;
 	unsigned int rows, window;
 	const char *svg;
-	bool json, csv, heatmap, timestamp, verbose;
+	bool json, csv, heatmap, timestamp, verbose, by_cgroup;
 	long interval, count;
 } env = {
 	.region_size = 256ULL << 20, .rows = 16, .heatmap = true,
@@ -56,6 +57,7 @@ static const struct argp_option opts[] = {
 	{ "no-heatmap", OPT_NO_HEATMAP, NULL, 0, "No heatmap at the end", 0 },
 	{ "window", OPT_WINDOW, "N", 0, "The heatmap shows the last N intervals (default: count, or 3600)", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each interval", 0 },
+	{ "by", OPT_BY, "KEY", 0, "instance (default), or cgroup: also a histogram per owner of the units (the memory cgroup with most of a unit's pages, read at the drain)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{},
 };
@@ -99,6 +101,18 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 	case ARGP_KEY_END:
 		if (env.json && env.csv)
 			argp_error(st, "-j and --csv exclude each other");
+		if (env.csv && env.by_cgroup)
+			argp_error(st, "--by cgroup has no CSV form (-j has it)");
+		break;
+	case OPT_BY:
+		if (!strcmp(arg, "cgroup"))
+			env.by_cgroup = true;
+		else if (!strcmp(arg, "instance"))
+			env.by_cgroup = false;
+		else
+			argp_error(st, "--by must be instance or cgroup, not '%s'", arg);
+		if (env.csv && env.by_cgroup)
+			argp_error(st, "--by cgroup has no CSV form (-j has it)");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -116,6 +130,16 @@ struct state {
 	unsigned int maxcols;		/* the window's intervals */
 	__u64 (*total)[CHMUHEAT_SLOTS];	/* per instance, whole run */
 	struct hist *interval;		/* per instance, this interval */
+	struct owner_names *names;	/* --by cgroup */
+	struct owner_row *orows, *ototal;	/* this interval's, the run's */
+	size_t norows, nototal, caporows, capototal;
+};
+
+/* --by cgroup: one owner's histogram of an instance */
+struct owner_row {
+	int inst;
+	uint64_t owner;
+	struct owner_hist h;
 };
 
 static int inst_index(struct state *s, uint32_t id)
@@ -199,6 +223,110 @@ static void take_hist(struct state *s, const void *key, const void *val,
 	}
 }
 
+/* Add @h to the row of (@inst, @owner) in *@v, which grows as needed */
+static int owner_row_add(struct owner_row **v, size_t *n, size_t *cap, int inst,
+			 uint64_t owner, const struct owner_hist *h)
+{
+	struct owner_row *r = NULL;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if ((*v)[i].inst == inst && (*v)[i].owner == owner)
+			r = &(*v)[i];
+	if (!r) {
+		if (*n == *cap) {
+			size_t c = *cap ? 2 * *cap : 16;
+			struct owner_row *nv = realloc(*v, c * sizeof(*nv));
+
+			if (!nv)
+				return -ENOMEM;
+			*v = nv;
+			*cap = c;
+		}
+		r = &(*v)[(*n)++];
+		memset(r, 0, sizeof(*r));
+		r->inst = inst;
+		r->owner = owner;
+	}
+	r->h.entries += h->entries;
+	r->h.sum += h->sum;
+	r->h.mixed += h->mixed;
+	for (i = 0; i < CHMUHEAT_SLOTS; i++)
+		r->h.slots[i] += h->slots[i];
+	return 0;
+}
+
+static void take_owner(struct state *s, const void *key, const void *val,
+		       uint64_t col)
+{
+	const struct owner_key *k = key;
+	int i = inst_index(s, k->inst);
+
+	(void)col;
+	if (i < 0)
+		return;
+	/* out of memory: the row is missing, said at the end */
+	if (owner_row_add(&s->orows, &s->norows, &s->caporows, i, k->owner, val) ||
+	    owner_row_add(&s->ototal, &s->nototal, &s->capototal, i, k->owner, val))
+		s->skel->bss->dropped_owner += ((const struct owner_hist *)val)->entries;
+}
+
+static int owner_row_cmp(const void *a, const void *b)
+{
+	const struct owner_row *x = a, *y = b;
+
+	if (x->inst != y->inst)
+		return x->inst < y->inst ? -1 : 1;
+	if (x->h.entries != y->h.entries)
+		return x->h.entries > y->h.entries ? -1 : 1;
+	return x->owner < y->owner ? -1 : x->owner > y->owner;
+}
+
+/* The owners' histograms of instance @i in @v: text or NDJSON */
+static void print_owners(struct state *s, struct owner_row *v, size_t n, int i,
+			 uint64_t col, bool total)
+{
+	size_t r;
+
+	qsort(v, n, sizeof(*v), owner_row_cmp);
+	for (r = 0; r < n; r++) {
+		const struct owner_row *o = &v[r];
+		const char *name;
+
+		if (o->inst != i)
+			continue;
+		name = owner_key_name(s->names, o->owner);
+		if (env.json) {
+			chmu_json_begin(stdout, total ? "cgroup_total" : "cgroup_hist");
+			chmu_json_str(stdout, "instance", s->insts[i].name);
+			if (!total)
+				chmu_json_u64(stdout, "interval", col);
+			chmu_json_str(stdout, "cgroup", name);
+			chmu_json_u64(stdout, "entries", o->h.entries);
+			chmu_json_u64(stdout, "sum", o->h.sum);
+			chmu_json_u64(stdout, "mixed", o->h.mixed);
+			fputs(",\"buckets\":[", stdout);
+			for (unsigned int k = 0, sep = 0; k < CHMUHEAT_SLOTS; k++) {
+				if (!o->h.slots[k])
+					continue;
+				printf("%s{\"lo\":%llu,\"hi\":%llu,\"count\":%llu}",
+				       sep++ ? "," : "", k ? 1ULL << k : 0ULL,
+				       (2ULL << k) - 1, U(o->h.slots[k]));
+			}
+			fputc(']', stdout);
+			chmu_json_end(stdout);
+		} else {
+			printf("%s cgroup %s: %llu entries, counts summing to %llu",
+			       s->insts[i].name, name, U(o->h.entries), U(o->h.sum));
+			if (o->h.mixed)
+				printf(" (%llu of units with other owners too)", U(o->h.mixed));
+			putchar('\n');
+			heat_print_log2(stdout, o->h.slots, CHMUHEAT_SLOTS, "count");
+			putchar('\n');
+		}
+	}
+}
+
 static void take_cell(struct state *s, const void *key, const void *val,
 		      uint64_t col)
 {
@@ -222,6 +350,13 @@ static int collect(struct state *s, __u32 g, uint64_t col)
 	err = take_generation(bpf_map__fd(s->skel->maps.hists),
 			      sizeof(struct hist_key), sizeof(struct hist), g,
 			      take_hist, s, col);
+	s->norows = 0;
+	if (!err && env.by_cgroup) {
+		owner_names_expire(s->names);
+		err = take_generation(bpf_map__fd(s->skel->maps.owner_hists),
+				      sizeof(struct owner_key), sizeof(struct owner_hist),
+				      g, take_owner, s, col);
+	}
 	if (!err)
 		err = take_generation(bpf_map__fd(s->skel->maps.cells),
 				      sizeof(struct cell_key), sizeof(__u64), g,
@@ -264,6 +399,8 @@ static int collect(struct state *s, __u32 g, uint64_t col)
 					"count");
 			putchar('\n');
 		}
+		if (env.by_cgroup)
+			print_owners(s, s->orows, s->norows, i, col, false);
 	}
 	fflush(stdout);
 	return 0;
@@ -451,6 +588,8 @@ static void print_totals(struct state *s)
 		       U(s->intervals), n);
 		heat_print_log2(stdout, s->total[i], CHMUHEAT_SLOTS, "count");
 		putchar('\n');
+		if (env.by_cgroup)
+			print_owners(s, s->ototal, s->nototal, i, 0, true);
 	}
 }
 
@@ -501,7 +640,7 @@ int main(int argc, char **argv)
 	s.maxcols = env.window ? env.window : env.count > 0 && env.count <= 100000 ?
 		    env.count : 3600;
 	if ((uint64_t)s.maxcols * env.rows > HEAT_MAX_CELLS) {
-		fprintf(stderr, TOOL ": a heatmap of %u rows x %u intervals is more than %u cells: fewer rows (-g) or a smaller --window\n",
+		fprintf(stderr, TOOL ": a heatmap of %u rows x %u intervals is more than %u cells: fewer rows (-r) or a smaller --window\n",
 			env.rows, s.maxcols, HEAT_MAX_CELLS);
 		err = CHMU_EXIT_USAGE;
 		goto cleanup;
@@ -535,10 +674,25 @@ int main(int argc, char **argv)
 	s.skel->rodata->region_shift = __builtin_ctzll(env.region_size);
 	s.skel->rodata->row_shift = __builtin_ctzll(s.row_size);
 	s.skel->rodata->max_rows = env.rows;
+	if (env.by_cgroup) {
+		s.names = chmu_owner_names(TOOL);
+		if (!s.names) {
+			err = CHMU_EXIT_ENV;
+			goto cleanup;
+		}
+		s.skel->rodata->by_cgroup = true;
+		s.skel->rodata->owner_contig = owner_contig_min(s.names);
+	}
 	chmu_pick_prog(s.skel->progs.batch_btf, s.skel->progs.batch_raw, tp_btf);
+	bpf_program__set_autoload(s.skel->progs.chmu_resolve, env.by_cgroup);
 	err = chmuheat_bpf__load(s.skel);
 	if (err) {
 		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	if (env.by_cgroup && !chmu_owner_check(TOOL, s.skel->maps.chmu_owner_q,
+					       s.skel->progs.chmu_resolve, s.names)) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
@@ -575,6 +729,9 @@ int main(int argc, char **argv)
 	}
 	if (!env.json && !env.csv)
 		print_totals(&s);
+	else if (env.json && env.by_cgroup)
+		for (i = 0; i < s.ninst; i++)
+			print_owners(&s, s.ototal, s.nototal, i, 0, true);
 	print_regions(&s);
 	if (env.heatmap || env.svg)
 		print_heatmaps(&s);
@@ -583,7 +740,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, TOOL ": %llu entries not in the histograms: their BPF map was full\n",
 			U(s.skel->bss->dropped_hist));
 	if (s.skel->bss->dropped_region)
-		fprintf(stderr, TOOL ": %llu entries not in the regions: their BPF map was full (-r larger?)\n",
+		fprintf(stderr, TOOL ": %llu entries not in the regions: their BPF map was full (a larger -g makes fewer regions)\n",
 			U(s.skel->bss->dropped_region));
 	if (s.skel->bss->dropped_cell)
 		fprintf(stderr, TOOL ": %llu entries not in the heatmap: its BPF map was full\n",
@@ -592,6 +749,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, TOOL ": %llu entries not in the heatmap: their DPA is past its %u rows of %s\n",
 			U(s.skel->bss->beyond_rows), env.rows,
 			chmu_fmt_size(s.row_size, sz, sizeof(sz)));
+	if (s.skel->bss->dropped_owner)
+		fprintf(stderr, TOOL ": %llu entries not in the histograms per cgroup: their BPF map was full (%u owners per interval)\n",
+			U(s.skel->bss->dropped_owner), CHMUHEAT_MAX_OWNERS);
 	if (s.skel->bss->dropped_read)
 		fprintf(stderr, TOOL ": %llu entries in no aggregate: the driver's batch could not be read\n",
 			U(s.skel->bss->dropped_read));
@@ -613,6 +773,8 @@ int main(int argc, char **argv)
 		chmu_json_u64(stdout, "dropped_cells", s.skel->bss->dropped_cell);
 		chmu_json_u64(stdout, "beyond_rows", s.skel->bss->beyond_rows);
 		chmu_json_u64(stdout, "dropped_read", s.skel->bss->dropped_read);
+		if (env.by_cgroup)
+			chmu_json_u64(stdout, "dropped_owners", s.skel->bss->dropped_owner);
 		chmu_json_u64(stdout, "batches", s.skel->bss->batches);
 		chmu_json_u64(stdout, "overflows", s.skel->bss->overflows);
 		chmu_json_u64(stdout, "lost", s.skel->bss->lost);
@@ -625,6 +787,9 @@ int main(int argc, char **argv)
 
 cleanup:
 	chmuheat_bpf__destroy(s.skel);
+	owner_names_free(s.names);
+	free(s.orows);
+	free(s.ototal);
 	for (i = 0; s.grids && i < s.ninst; i++)
 		heat_grid_free(&s.grids[i]);
 	free(s.grids);

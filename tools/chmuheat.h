@@ -21,6 +21,25 @@ struct hist {
 	__u64 slots[CHMUHEAT_SLOTS];
 };
 
+/*
+ * --by cgroup: the histogram of an instance's entries per owner of their
+ * units (the main owner, as a CHMU_KEY: lib/chmuabi.h), per interval.
+ */
+#define CHMUHEAT_MAX_OWNERS	4096
+
+struct owner_key {
+	__u32 inst;
+	__u32 gen;
+	__u64 owner;		/* CHMU_KEY */
+};
+
+struct owner_hist {
+	__u64 entries;
+	__u64 sum;		/* of the entries' counts */
+	__u64 mixed;		/* entries whose unit had other owners too */
+	__u64 slots[CHMUHEAT_SLOTS];
+};
+
 struct region_key {
 	__u32 inst;
 	__u32 pad;

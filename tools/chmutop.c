@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <time.h>
@@ -25,6 +26,8 @@
 #include "chmutop.skel.h"
 #include "lib/chmubpf.h"
 #include "lib/chmutool.h"
+#include "lib/owner.h"
+#include "lib/procmap.h"
 #include "lib/top.h"
 
 #define TOOL "chmutop"
@@ -32,13 +35,21 @@
 
 const char *argp_program_version = TOOL " 0.1";
 
-enum { OPT_MAX_UNITS = 1000, OPT_BPF_STATS };
+enum { OPT_MAX_UNITS = 1000, OPT_BPF_STATS, OPT_BY };
+
+enum { BY_UNIT, BY_CGROUP, BY_PROCESS };
+
+#define MAX_PIDS	64		/* -p */
+#define SCAN_PROCS	4096		/* --by process: processes looked at */
+#define SCAN_FRAMES	(1 << 21)	/* page frames kept per frame (8 GiB) */
 
 static struct env {
-	int sort;
+	int sort, by;
 	unsigned int rows, max_units;
 	uint64_t gran;
-	bool noclear, batch, json, verbose, bpf_stats;
+	bool noclear, batch, json, verbose, bpf_stats, cgroup, procs;
+	pid_t pids[MAX_PIDS];
+	int npids;
 	long interval, count;
 } env = { .sort = TOP_SORT_RATE, .rows = 10, .interval = 1, .count = -1,
 	  .max_units = CHMUTOP_MAX_UNITS };
@@ -50,6 +61,9 @@ static const struct argp_option opts[] = {
 	{ "noclear", 'C', NULL, 0, "Do not clear the screen between frames", 0 },
 	{ "batch", 'b', NULL, 0, "Plain text frames, no terminal control or keys", 0 },
 	{ "json", 'j', NULL, 0, "NDJSON records per interval (no terminal control either: -b is implied)", 0 },
+	{ "cgroup", 'G', NULL, 0, "Show the memory cgroup that owns each unit's pages, read when the frame is drawn (a column, NDJSON fields)", 0 },
+	{ "pid", 'p', "PID,...", 0, "Show which of these processes map each unit's pages (a column, NDJSON fields)", 0 },
+	{ "by", OPT_BY, "KEY", 0, "One row per unit (default), per cgroup or per process: the rates and sums of the units it owns or maps, split by page shares", 0 },
 	{ "max-units", OPT_MAX_UNITS, "N", 0, "Units (or regions) the kernel map holds (default 16384)", 0 },
 	{ "bpf-stats", OPT_BPF_STATS, NULL, 0, "Measure chmutop's BPF run time (turns on the kernel's BPF statistics, which every BPF program on the machine then pays for)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
@@ -84,6 +98,29 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 	case OPT_BPF_STATS:
 		env.bpf_stats = true;
 		break;
+	case 'G':
+		env.cgroup = true;
+		break;
+	case OPT_BY:
+		if (!strcmp(arg, "unit")) {
+			env.by = BY_UNIT;
+		} else if (!strcmp(arg, "cgroup")) {
+			env.by = BY_CGROUP;
+			env.cgroup = true;
+		} else if (!strcmp(arg, "process")) {
+			env.by = BY_PROCESS;
+			env.procs = true;
+		} else {
+			argp_error(st, "--by must be unit, cgroup or process, not '%s'", arg);
+		}
+		break;
+	case 'p':
+		env.npids = procmap_parse_pids(arg, env.pids, MAX_PIDS);
+		if (env.npids < 0)
+			argp_error(st, "-p/--pid: a list of at most %d process ids (PID,PID,...), not '%s'",
+				   MAX_PIDS, arg);
+		env.procs = true;
+		break;
 	case 'v':
 		env.verbose = true;
 		break;
@@ -102,7 +139,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
  * Header lines: title, 5 per instance (its line, two of health, two of
  * its promoter's), 4 notes, the blank line
  */
-#define TOP_HEAD_MAX(ninst) (6 + 5 * (size_t)(ninst))
+#define TOP_HEAD_MAX(ninst) (8 + 5 * (size_t)(ninst))
 
 static uint64_t now_ns(void)
 {
@@ -127,6 +164,13 @@ struct state {
 	struct top_row *rows;
 	size_t nrows, cap;
 	uint64_t units;			/* map entries */
+	struct owner_names *names;	/* -G: cgroup paths */
+	struct owner_groups groups;	/* --by cgroup, --by process */
+	struct procmap pm;		/* -p, --by process */
+	struct procmap_range *ranges;
+	size_t pids_scanned, pids_skipped;	/* the last frame's */
+	struct pid_name { pid_t pid; char name[48]; } *pnames;
+	size_t npnames, cappnames;
 	bool interactive, paused, color, help;
 	int lines, cols;		/* the terminal's size, 0: unknown */
 	sigset_t waitmask;		/* the signal mask while waiting for keys */
@@ -134,7 +178,7 @@ struct state {
 	char (*head)[256];		/* TOP_HEAD_MAX(ninst) lines */
 	size_t nhead;
 	char titles[256];
-	char (*shown)[256];
+	char (*shown)[512];
 	size_t nshown;
 };
 
@@ -333,6 +377,7 @@ static int add_row(struct state *s, const struct unit_key *k,
 	r->isum = u->igen[g & 1] == g ? u->isum[g & 1] : 0;
 	r->seen = u->seen;
 	r->rate = top_rate(r->isum, secs);
+	r->unit_bytes = 1ULL << s->insts[i].unit_shift;
 	/* @now is read after the map: no entry is later (clamped anyway) */
 	r->first_age = now > u->first_ns ? (now - u->first_ns) / 1e9 : 0;
 	r->last_age = now > u->last_ns ? (now - u->last_ns) / 1e9 : 0;
@@ -390,6 +435,217 @@ static int read_units(struct state *s, __u32 g, double secs)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * Who owns @n rows' units now (-G, --by cgroup). Rows whose unit is not
+ * online memory have one owner: none.
+ */
+static int resolve(struct state *s, struct top_row *rows, size_t n)
+{
+	struct chmu_owner_req *req = NULL;
+	size_t *idx = NULL, m = 0, i;
+	int err = -ENOMEM;
+
+	owner_names_expire(s->names);
+	req = calloc(n ? n : 1, sizeof(*req));
+	idx = calloc(n ? n : 1, sizeof(*idx));
+	if (!req || !idx)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct top_row *r = &rows[i];
+
+		memset(&r->own, 0, sizeof(r->own));
+		r->owned = true;
+		if (r->nid < 0 || r->hpa == UINT64_MAX) {
+			r->own.none = 1;
+			continue;
+		}
+		idx[m] = i;
+		req[m++] = (struct chmu_owner_req){
+			.hpa = r->hpa, .bytes = r->unit_bytes,
+			.contig = owner_contig(s->names, r->hpa) };
+	}
+	err = chmu_owner_run(s->skel->maps.chmu_owner_q, s->skel->progs.chmu_resolve,
+			     req, m);
+	for (i = 0; !err && i < m; i++)
+		rows[idx[i]].own = req[i].o;
+out:
+	free(req);
+	free(idx);
+	return err;
+}
+
+/* The pages of a row's unit that are looked at, as its owners' walk does */
+static uint64_t unit_pages(struct state *s, const struct top_row *r)
+{
+	uint64_t bytes = r->unit_bytes, c = s->names ? owner_contig(s->names, r->hpa) : UINT64_MAX;
+	uint64_t n;
+
+	if (c < bytes)
+		bytes = c;
+	n = bytes >> CHMU_PAGE_SHIFT;
+	if (!n)
+		n = 1;
+	return n > CHMU_OWNER_MAX_PAGES ? CHMU_OWNER_MAX_PAGES : n;
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct procmap_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * Who maps @n rows' units (-p, --by process): the named processes, or at
+ * most SCAN_PROCS of all, their pagemaps read for the units' frames only.
+ */
+static int map_procs(struct state *s, struct top_row *rows, size_t n)
+{
+	struct procmap_range *rg;
+	size_t nr = 0, i, k;
+	int err = 0;
+
+	rg = realloc(s->ranges, (n ? n : 1) * sizeof(*rg));
+	if (!rg)
+		return -ENOMEM;
+	s->ranges = rg;
+	for (i = 0; i < n; i++) {
+		if (rows[i].nid < 0 || rows[i].hpa == UINT64_MAX)
+			continue;
+		rg[nr].lo = rows[i].hpa >> CHMU_PAGE_SHIFT;
+		rg[nr].hi = rg[nr].lo + unit_pages(s, &rows[i]);
+		nr++;
+	}
+	qsort(rg, nr, sizeof(*rg), range_cmp);
+	for (i = k = 0; i < nr; i++) {	/* merged: sorted, not overlapping */
+		if (k && rg[i].lo <= rg[k - 1].hi) {
+			if (rg[i].hi > rg[k - 1].hi)
+				rg[k - 1].hi = rg[i].hi;
+		} else {
+			rg[k++] = rg[i];
+		}
+	}
+	procmap_reset(&s->pm);
+	s->pm.ranges = rg;
+	s->pm.nranges = k;
+	s->pids_scanned = s->pids_skipped = 0;
+	if (k && env.npids) {
+		for (int j = 0; j < env.npids && !err; j++) {
+			err = procmap_scan(&s->pm, "/proc", env.pids[j]);
+			if (err == -ESRCH)	/* gone: it maps nothing */
+				err = 0;
+			else
+				s->pids_scanned++;
+		}
+	} else if (k) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+
+		if (!d)
+			return -errno;
+		while (!err && (e = readdir(d))) {
+			char *end;
+			long pid = strtol(e->d_name, &end, 10);
+
+			if (*end || pid <= 0)
+				continue;
+			if (s->pids_scanned >= SCAN_PROCS) {
+				s->pids_skipped++;
+				continue;
+			}
+			err = procmap_scan(&s->pm, "/proc", (pid_t)pid);
+			if (err == -ESRCH)
+				err = 0;
+			else if (!err)
+				s->pids_scanned++;
+		}
+		closedir(d);
+	}
+	if (err == -EPERM) {
+		fprintf(stderr, TOOL ": -p/--by process: /proc/PID/pagemap gives no page frame numbers (CAP_SYS_ADMIN)\n");
+		return err;
+	}
+	for (i = 0; !err && i < n; i++) {
+		struct top_row *r = &rows[i];
+
+		r->mapped = true;
+		memset(&r->procs, 0, sizeof(r->procs));
+		if (r->nid < 0 || r->hpa == UINT64_MAX)
+			r->procs.none = 1;
+		else
+			procmap_unit(&s->pm, r->hpa >> CHMU_PAGE_SHIFT, unit_pages(s, r),
+				     &r->procs);
+	}
+	return err;
+}
+
+/* "comm[pid]", read once per frame per process */
+static const char *pid_name(struct state *s, pid_t pid)
+{
+	struct pid_name *p;
+	size_t i;
+
+	for (i = 0; i < s->npnames; i++)
+		if (s->pnames[i].pid == pid)
+			return s->pnames[i].name;
+	if (s->npnames == s->cappnames) {
+		size_t cap = s->cappnames ? 2 * s->cappnames : 64;
+
+		p = realloc(s->pnames, cap * sizeof(*p));
+		if (!p)
+			return "?";
+		s->pnames = p;
+		s->cappnames = cap;
+	}
+	p = &s->pnames[s->npnames++];
+	p->pid = pid;
+	procmap_name("/proc", pid, p->name, sizeof(p->name));
+	return p->name;
+}
+
+static uint32_t procs_total(const struct procmap_unit *u)
+{
+	uint32_t t = u->other + u->none;
+
+	for (int k = 0; k < PROCMAP_UNIT_PIDS; k++)
+		t += u->pages[k];
+	return t;
+}
+
+/* The PROCESS column: "comm[pid]", "comm[pid] 50%", "*": others map it too */
+static const char *procs_fmt(struct state *s, const struct procmap_unit *u,
+			     char *buf, size_t len)
+{
+	uint32_t t = procs_total(u);
+
+	if (!u->pid[0])
+		snprintf(buf, len, "-");
+	else if (u->pages[0] == t)
+		snprintf(buf, len, "%s%s", pid_name(s, u->pid[0]), u->shared ? "*" : "");
+	else
+		snprintf(buf, len, "%s %u%%%s", pid_name(s, u->pid[0]),
+			 (unsigned int)(100ULL * u->pages[0] / t), u->shared ? "*" : "");
+	return buf;
+}
+
+static void procs_json(struct state *s, const struct procmap_unit *u)
+{
+	char buf[64];
+
+	chmu_json_str(stdout, "process", procs_fmt(s, u, buf, sizeof(buf)));
+	fputs(",\"processes\":[", stdout);
+	for (int k = 0; k < PROCMAP_UNIT_PIDS && u->pid[k]; k++) {
+		fprintf(stdout, "%s{\"pid\":%d,\"comm\":", k ? "," : "", (int)u->pid[k]);
+		chmu_json_quote(stdout, pid_name(s, u->pid[k]));
+		fprintf(stdout, ",\"pages\":%u}", u->pages[k]);
+	}
+	fputc(']', stdout);
+	chmu_json_u64(stdout, "unmapped_pages", u->none);
+	chmu_json_u64(stdout, "shared_pages", u->shared);
+	if (u->other)
+		chmu_json_u64(stdout, "other_pages", u->other);
 }
 
 static void health_of(struct state *s, int i, const struct inst_stat *cur,
@@ -475,7 +731,67 @@ static void promote_json(struct state *s, int i)
 	s->pprev[i] = p;
 }
 
-static void frame(struct state *s, double secs, unsigned int n)
+/* --by cgroup, process: the rows' units summed per owner (resolved first) */
+static int group_rows(struct state *s)
+{
+	size_t r;
+	int err = 0;
+
+	owner_groups_reset(&s->groups);
+	s->npnames = 0;
+	for (r = 0; !err && r < s->nrows; r++) {
+		const struct top_row *row = &s->rows[r];
+		const struct procmap_unit *u = &row->procs;
+		uint32_t t = procs_total(u);
+
+		if (env.by == BY_CGROUP) {
+			err = owner_groups_add(&s->groups, s->names, &row->own,
+					       (double)row->sum, row->rate);
+			continue;
+		}
+		for (int k = 0; !err && k < PROCMAP_UNIT_PIDS && u->pid[k]; k++)
+			err = owner_groups_add_share(&s->groups, pid_name(s, u->pid[k]),
+						     (double)u->pages[k] / t, u->pages[k],
+						     (double)row->sum, row->rate);
+		if (!err && u->other)
+			err = owner_groups_add_share(&s->groups, "other", (double)u->other / t,
+						     u->other, (double)row->sum, row->rate);
+		if (!err && (u->none || !t))
+			err = owner_groups_add_share(&s->groups, "-", t ? (double)u->none / t : 1,
+						     u->none, (double)row->sum, row->rate);
+	}
+	owner_groups_sort(&s->groups, env.sort == TOP_SORT_SUM);
+	return err;
+}
+
+/* CGROUP 33, UNITS 8, ACTIVE 8, PAGES 8, RATE/s 9, SUM 9: 80 columns */
+#define GROUP_FMT "%-33s %8s %8s %8s %9s %9s"
+
+static void group_json(struct state *s, unsigned int n, size_t shown)
+{
+	char num[64];
+	size_t r;
+
+	for (r = 0; r < shown; r++) {
+		const struct owner_group *g = &s->groups.v[r];
+
+		const char *what = env.by == BY_CGROUP ? "cgroup" : "process";
+
+		chmu_json_begin_at(stdout, what, s->end_wall_ns / 1e9);
+		chmu_json_u64(stdout, "interval", n);
+		chmu_json_u64(stdout, "rank", r + 1);
+		chmu_json_str(stdout, what, g->name);
+		fprintf(stdout, ",\"units\":%s", chmu_fmt_num(g->units, num, sizeof(num)));
+		fprintf(stdout, ",\"active\":%s", chmu_fmt_num(g->active, num, sizeof(num)));
+		chmu_json_u64(stdout, "touched", g->touched);
+		chmu_json_u64(stdout, "pages", g->pages);
+		fprintf(stdout, ",\"sum\":%s", chmu_fmt_num(g->sum, num, sizeof(num)));
+		fprintf(stdout, ",\"rate\":%s", chmu_fmt_num(g->rate, num, sizeof(num)));
+		chmu_json_end(stdout);
+	}
+}
+
+static int frame(struct state *s, double secs, unsigned int n)
 {
 	uint64_t bpf_ns, bpf_runs, dropped = s->skel->bss->dropped;
 	uint64_t unreadable = s->skel->bss->unreadable;
@@ -493,6 +809,25 @@ static void frame(struct state *s, double secs, unsigned int n)
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
 	top_sort(s->rows, s->nrows, env.sort);
 	shown = s->nrows < env.rows ? s->nrows : env.rows;
+	if (env.cgroup || env.procs) {
+		/* every unit for the sums per owner, else the rows shown */
+		size_t n = env.by == BY_UNIT ? shown : s->nrows;
+		int err = 0;
+
+		s->npnames = 0;
+		if (env.cgroup)
+			err = resolve(s, s->rows, n);
+		if (!err && env.procs)
+			err = map_procs(s, s->rows, n);
+		if (!err && env.by != BY_UNIT)
+			err = group_rows(s);
+		if (err) {
+			fprintf(stderr, TOOL ": attributing the hot units: %s\n", strerror(-err));
+			return err;
+		}
+		if (env.by != BY_UNIT)
+			shown = s->groups.n < env.rows ? s->groups.n : env.rows;
+	}
 
 	if (env.json) {
 		for (i = 0; i < s->ninst; i++) {
@@ -533,7 +868,7 @@ static void frame(struct state *s, double secs, unsigned int n)
 			chmu_json_end(stdout);
 			s->prev[i] = *cur;
 		}
-		for (r = 0; r < shown; r++) {
+		for (r = 0; env.by == BY_UNIT && r < shown; r++) {
 			const struct top_row *row = &s->rows[r];
 
 			chmu_json_begin_at(stdout, "unit", s->end_wall_ns / 1e9);
@@ -550,11 +885,17 @@ static void frame(struct state *s, double secs, unsigned int n)
 			chmu_json_u64(stdout, "seen", row->seen);
 			fprintf(stdout, ",\"rate\":%.3f,\"first_age\":%.3f,\"last_age\":%.3f",
 				row->rate, row->first_age, row->last_age);
+			if (row->owned)
+				owner_json(stdout, s->names, &row->own);
+			if (row->mapped)
+				procs_json(s, &row->procs);
 			chmu_json_end(stdout);
 		}
+		if (env.by != BY_UNIT)
+			group_json(s, n, shown);
 		s->bpf_ns_prev = bpf_ns;
 		s->bpf_runs_prev = bpf_runs;
-		return;
+		return 0;
 	}
 
 	s->nhead = 0;
@@ -603,6 +944,16 @@ static void frame(struct state *s, double secs, unsigned int n)
 			 U(dropped));
 		head_line(s, line);
 	}
+	if (env.procs && env.by == BY_PROCESS && s->pids_skipped) {
+		snprintf(line, sizeof(line), "%zu processes not looked at (at most %d)",
+			 s->pids_skipped, SCAN_PROCS);
+		head_line(s, line);
+	}
+	if (env.procs && s->pm.skipped) {
+		snprintf(line, sizeof(line), "%llu mapped page frames not kept (at most %d)",
+			 U(s->pm.skipped), SCAN_FRAMES);
+		head_line(s, line);
+	}
 	if (unreadable) {
 		snprintf(line, sizeof(line), "%llu hotlist entries not counted: not readable from the driver's batch",
 			 U(unreadable));
@@ -611,12 +962,44 @@ static void frame(struct state *s, double secs, unsigned int n)
 	if (any_always_on)
 		head_line(s, "always-on: REACH means the unit reached the threshold; HITS counts how often");
 	head_line(s, "");
-	top_fmt_titles(s->titles, sizeof(s->titles), any_always_on);
-	for (r = 0; r < shown; r++)
-		top_fmt_row(s->shown[r], sizeof(s->shown[0]), &s->rows[r], any_always_on);
+	if (env.by != BY_UNIT) {
+		snprintf(s->titles, sizeof(s->titles), GROUP_FMT,
+			 env.by == BY_CGROUP ? "CGROUP" : "PROCESS", "UNITS",
+			 "ACTIVE", "PAGES", "RATE/s", "SUM");
+		for (r = 0; r < shown; r++) {
+			const struct owner_group *g = &s->groups.v[r];
+			char u[16], a[16], p[16], rt[16], sm[16];
+
+			snprintf(s->shown[r], sizeof(s->shown[0]), GROUP_FMT, g->name,
+				 top_fmt_num(g->units, u, sizeof(u)),
+				 top_fmt_num(g->active, a, sizeof(a)),
+				 top_fmt_num(g->pages, p, sizeof(p)),
+				 top_fmt_num(g->rate, rt, sizeof(rt)),
+				 top_fmt_num(g->sum, sm, sizeof(sm)));
+		}
+	} else {
+		top_fmt_titles(s->titles, sizeof(s->titles), any_always_on);
+		/* past the 80 columns */
+		if (env.cgroup)
+			strncat(s->titles, " CGROUP", sizeof(s->titles) - strlen(s->titles) - 1);
+		if (env.procs)
+			strncat(s->titles, " PROCESS", sizeof(s->titles) - strlen(s->titles) - 1);
+		for (r = 0; r < shown; r++) {
+			char row[256], own[160] = "", pr[80] = "";
+
+			top_fmt_row(row, sizeof(row), &s->rows[r], any_always_on);
+			if (env.cgroup)
+				owner_fmt(s->names, &s->rows[r].own, own, sizeof(own));
+			if (env.procs)
+				procs_fmt(s, &s->rows[r].procs, pr, sizeof(pr));
+			snprintf(s->shown[r], sizeof(s->shown[0]), "%s%s%s%s%s", row,
+				 *own ? " " : "", own, *pr ? " " : "", pr);
+		}
+	}
 	s->nshown = shown;
 	s->help = false;
 	display(s);
+	return 0;
 }
 
 /*
@@ -741,11 +1124,31 @@ int main(int argc, char **argv)
 	s.skel->rodata->gran_shift = shift;
 	bpf_map__set_max_entries(s.skel->maps.units, env.max_units);
 	chmu_pick_prog(s.skel->progs.batch_btf, s.skel->progs.batch_raw, tp_btf);
+	/* attribution's program, only when asked for */
+	bpf_program__set_autoload(s.skel->progs.chmu_resolve, env.cgroup);
 	err = chmutop_bpf__load(s.skel);
 	if (err) {
 		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
+	}
+	if (env.procs && procmap_init(&s.pm, SCAN_FRAMES, NULL, 0)) {
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	if (env.procs && !env.cgroup) {
+		/* the regions' interleave only: no cgroup2 needed */
+		s.names = owner_names_new("/");
+		if (s.names)
+			owner_regions_load(s.names, CHMU_SYSFS_DEVICES);
+	}
+	if (env.cgroup) {
+		s.names = chmu_owner_names(TOOL);
+		if (!s.names || !chmu_owner_check(TOOL, s.skel->maps.chmu_owner_q,
+						  s.skel->progs.chmu_resolve, s.names)) {
+			err = CHMU_EXIT_ENV;
+			goto cleanup;
+		}
 	}
 	err = chmutop_bpf__attach(s.skel);
 	if (err) {
@@ -820,8 +1223,10 @@ int main(int argc, char **argv)
 			err = CHMU_EXIT_ENV;
 			goto cleanup;
 		}
-		if (!s.paused)
-			frame(&s, (t1 - t0) / 1e9, frames);
+		if (!s.paused && frame(&s, (t1 - t0) / 1e9, frames)) {
+			err = CHMU_EXIT_ENV;
+			goto cleanup;
+		}
 		if (chmu_output_broken(TOOL, stdout))
 			break;
 		t0 = t1;
@@ -835,6 +1240,11 @@ cleanup:
 	if (stats_fd >= 0)
 		close(stats_fd);
 	chmutop_bpf__destroy(s.skel);
+	owner_groups_free(&s.groups);
+	owner_names_free(s.names);
+	procmap_free(&s.pm);
+	free(s.ranges);
+	free(s.pnames);
 	free(s.rows);
 	free(s.shown);
 	free(s.head);

@@ -1,12 +1,66 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the BPF programs (bpf/chmu.bpf.h) and the user-space check of the
- * driver's types (chmubtf.c) must agree on. Plain defines: both include it.
+ * What the BPF programs (bpf/chmu.bpf.h, bpf/chmuowner.bpf.h) and user
+ * space (chmubtf.c, owner.c, the tools) must agree on: both include it.
  */
 #ifndef CHMU_ABI_H
 #define CHMU_ABI_H
 
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
 /* The largest struct chmu_entry the programs take; a multiple of 8 */
 #define CHMU_ENTRY_MAX_SIZE 64
+
+/*
+ * Who owns a hot unit's memory, page by page (bpf/chmuowner.bpf.h): the
+ * memory cgroups charged for its pages, the first CHMU_OWNERS of them told
+ * apart, and the pages no cgroup owns. Every page of the unit looked at is
+ * in exactly one of the counters; pages past CHMU_OWNER_MAX_PAGES are not
+ * looked at (unwalked), so that a drain's cost per entry stays bounded.
+ */
+#define CHMU_OWNERS		4
+#define CHMU_OWNER_MAX_PAGES	512	/* 2 MiB of 4 KiB pages */
+#define CHMU_PAGE_SHIFT		12	/* x86-64, the architecture built for */
+
+struct chmu_owners {
+	__u64 cgid[CHMU_OWNERS];	/* cgroup2 ids (the directory's inode), 0: unused */
+	__u32 pages[CHMU_OWNERS];
+	__u32 free;		/* no reference: in the page allocator */
+	__u32 kernel;		/* in use, charged to no cgroup, or kernel memory */
+	__u32 other;		/* charged to cgroups past the first CHMU_OWNERS */
+	__u32 none;		/* no readable struct page (not online memory) */
+	__u32 unwalked;		/* past CHMU_OWNER_MAX_PAGES */
+	__u32 pad;
+};
+
+/*
+ * A unit's main owner (most pages; ties: the first found) as one key, for
+ * the tools that aggregate by owner at the drain: a cgroup2 id, or one of
+ * these (ids are inode numbers, never this large).
+ */
+#define CHMU_KEY_FREE		(~0ULL - 0)
+#define CHMU_KEY_KERNEL		(~0ULL - 1)
+#define CHMU_KEY_NONE		(~0ULL - 2)
+#define CHMU_KEY_OTHER		(~0ULL - 3)
+
+/*
+ * Attribution on demand: user space fills the first n of chmu_owner_q,
+ * runs the chmu_resolve program (BPF_PROG_RUN) with n as its context and
+ * reads the owners back (chmu_owner_run(), chmubpf.h).
+ */
+#define CHMU_RESOLVE		1024
+
+struct chmu_owner_req {
+	__u64 hpa;		/* of the unit's first byte */
+	__u64 bytes;		/* the unit's size */
+	__u64 contig;		/* of them contiguous in HPA from hpa */
+	struct chmu_owners o;
+};
+
+struct chmu_resolve_args {
+	__u32 n;
+};
 
 #endif

@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/bpf.h>
@@ -13,6 +16,9 @@
 
 #include "chmubpf.h"
 #include "chmubtf.h"
+#include "chmuabi.h"
+#include "chmutool.h"
+#include "owner.h"
 
 volatile sig_atomic_t chmu_exiting;
 static bool libbpf_verbose;
@@ -173,4 +179,106 @@ void chmu_pick_prog(struct bpf_program *btf, struct bpf_program *raw,
 		    bool tp_btf)
 {
 	bpf_program__set_autoload(tp_btf ? raw : btf, false);
+}
+
+int chmu_owner_run(struct bpf_map *q, struct bpf_program *p,
+		   struct chmu_owner_req *req, size_t n)
+{
+	static __u32 keys[CHMU_RESOLVE];
+	int qfd = bpf_map__fd(q), pfd = bpf_program__fd(p), err;
+	LIBBPF_OPTS(bpf_map_batch_opts, bo);
+	size_t i;
+	__u32 k;
+
+	if (qfd < 0 || pfd < 0)
+		return -EBADF;
+	for (k = 0; k < CHMU_RESOLVE; k++)
+		keys[k] = k;
+	for (i = 0; i < n; i += CHMU_RESOLVE) {
+		struct chmu_resolve_args a = {
+			.n = n - i < CHMU_RESOLVE ? n - i : CHMU_RESOLVE };
+		LIBBPF_OPTS(bpf_test_run_opts, ro, .ctx_in = &a,
+			    .ctx_size_in = sizeof(a));
+		__u32 cnt = a.n;
+
+		/* a batch update where the kernel has one, else one by one */
+		if (bpf_map_update_batch(qfd, keys, req + i, &cnt, &bo)) {
+			for (k = 0; k < a.n; k++) {
+				err = bpf_map_update_elem(qfd, &keys[k], &req[i + k], 0);
+				if (err)
+					return err;
+			}
+		}
+		err = bpf_prog_test_run_opts(pfd, &ro);
+		if (err)
+			return err;
+		for (k = 0; k < a.n; k++) {
+			err = bpf_map_lookup_elem(qfd, &keys[k], &req[i + k]);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+bool chmu_owner_check(const char *tool, struct bpf_map *q,
+		      struct bpf_program *p, struct owner_names *names)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	uint64_t want = owner_self_cgroup(names), ent = 0, pfn;
+	struct chmu_owner_req r = { .bytes = (uint64_t)psz, .contig = UINT64_MAX };
+	volatile char *page;
+	char own[128];
+	bool ok = false;
+	int fd, err;
+
+	if (!want) {
+		fprintf(stderr, "%s: cannot find our own cgroup under %s\n", tool,
+			owner_names_mount(names));
+		return false;
+	}
+	page = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (page == MAP_FAILED) {
+		fprintf(stderr, "%s: mmap: %s\n", tool, strerror(errno));
+		return false;
+	}
+	page[0] = 1;	/* a page of ours, charged to our cgroup */
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || pread(fd, &ent, sizeof(ent),
+			    (off_t)((uintptr_t)page / psz) * sizeof(ent)) != sizeof(ent) ||
+	    !(ent >> 63) || !(pfn = ent & ((1ULL << 55) - 1))) {
+		fprintf(stderr, "%s: cannot check the attribution: no page frame number in /proc/self/pagemap (CAP_SYS_ADMIN)\n",
+			tool);
+		goto out;
+	}
+	r.hpa = pfn * psz;
+	err = chmu_owner_run(q, p, &r, 1);
+	if (err) {
+		fprintf(stderr, "%s: cannot run the attribution program: %s\n", tool,
+			strerror(-err));
+		goto out;
+	}
+	ok = r.o.cgid[0] == want && owner_pages(&r.o) == 1 && r.o.pages[0] == 1;
+	if (!ok)
+		fprintf(stderr, "%s: this kernel's page frames are not laid out as the attribution program reads them: a page of ours read as %s, not %s\n",
+			tool, owner_fmt(names, &r.o, own, sizeof(own)),
+			owner_name(names, want));
+out:
+	if (fd >= 0)
+		close(fd);
+	munmap((void *)page, psz);
+	return ok;
+}
+
+struct owner_names *chmu_owner_names(const char *tool)
+{
+	struct owner_names *n = owner_names_new(NULL);
+
+	if (!n) {
+		fprintf(stderr, "%s: no cgroup2 file system is mounted: no attribution by cgroup\n",
+			tool);
+		return NULL;
+	}
+	owner_regions_load(n, CHMU_SYSFS_DEVICES);
+	return n;
 }

@@ -39,6 +39,30 @@ bool chmu_output_broken(const char *tool, FILE *f);
  */
 bool chmu_env_ok(const char *tool, bool *tp_btf);
 
+struct owner_names;
+struct chmu_owner_req;
+
+/*
+ * Attribution (bpf/chmuowner.bpf.h): the owners of @n units in @req, in
+ * runs of CHMU_RESOLVE through the tool's map @q (chmu_owner_q) and
+ * program @p (chmu_resolve). 0 or -errno.
+ */
+int chmu_owner_run(struct bpf_map *q, struct bpf_program *p,
+		   struct chmu_owner_req *req, size_t n);
+/*
+ * Before attributing anything: a page of the tool's own, which its own
+ * cgroup owns, attributed through @q and @p. If the kernel's page frames
+ * are not what the program reads, or the check cannot be made, prints
+ * "TOOL: reason" and returns false.
+ */
+bool chmu_owner_check(const char *tool, struct bpf_map *q,
+		      struct bpf_program *p, struct owner_names *names);
+/*
+ * The tool's cgroup names (the first cgroup2 mount) with the CXL regions'
+ * interleave loaded; NULL, with "TOOL: reason" printed, if there is none.
+ */
+struct owner_names *chmu_owner_names(const char *tool);
+
 /* Keep the tp_btf or the raw_tp program of a pair, not both. */
 void chmu_pick_prog(struct bpf_program *btf, struct bpf_program *raw,
 		    bool tp_btf);

@@ -374,11 +374,11 @@ void chmu_json_begin(FILE *f, const char *type)
 	chmu_json_begin_at(f, type, ts.tv_sec + ts.tv_nsec / 1e9);
 }
 
-void chmu_json_str(FILE *f, const char *key, const char *val)
+void chmu_json_quote(FILE *f, const char *val)
 {
 	const char *p;
 
-	fprintf(f, ",\"%s\":\"", key);
+	fputc('"', f);
 	for (p = val; *p; p++) {
 		unsigned char c = *p;
 
@@ -390,6 +390,12 @@ void chmu_json_str(FILE *f, const char *key, const char *val)
 			fputc(c, f);
 	}
 	fputc('"', f);
+}
+
+void chmu_json_str(FILE *f, const char *key, const char *val)
+{
+	fprintf(f, ",\"%s\":", key);
+	chmu_json_quote(f, val);
 }
 
 void chmu_json_u64(FILE *f, const char *key, uint64_t val)

@@ -135,6 +135,8 @@ const char *chmu_fmt_num(double v, char *buf, size_t len);
 void chmu_json_begin(FILE *f, const char *type);
 void chmu_json_begin_at(FILE *f, const char *type, double when);
 void chmu_json_str(FILE *f, const char *key, const char *val);
+/* @val as a JSON string, quotes and escapes included */
+void chmu_json_quote(FILE *f, const char *val);
 void chmu_json_u64(FILE *f, const char *key, uint64_t val);
 void chmu_json_i64(FILE *f, const char *key, int64_t val);
 void chmu_json_end(FILE *f);

@@ -38,7 +38,7 @@ struct mx_buf {
 struct mx_labels {
 	int n;
 	const char *name[MX_MAX_LABELS];
-	char value[MX_MAX_LABELS][64];
+	char value[MX_MAX_LABELS][256];	/* a cgroup path fits */
 };
 
 void mx_init(struct mx_buf *b, enum mx_format fmt);

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "chmuabi.h"
+#include "procmap.h"
 
 enum top_sort { TOP_SORT_COUNT, TOP_SORT_SUM, TOP_SORT_RATE, TOP_SORT_SEEN,
 		TOP_SORT_ADDR, TOP_SORT_NR };
@@ -20,6 +22,11 @@ struct top_row {
 	uint64_t last_count, sum, isum, seen;
 	double first_age, last_age;	/* seconds ago */
 	double rate;		/* isum per second over the interval */
+	uint64_t unit_bytes;	/* the instance's unit size */
+	struct chmu_owners own;	/* who owns it (-G, --by cgroup) */
+	bool owned;		/* own is filled */
+	struct procmap_unit procs;	/* who maps it (-p, --by process) */
+	bool mapped;		/* procs is filled */
 };
 
 int top_parse_sort(const char *s);		/* enum top_sort or -1 */

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of procmap: the processes mapping page frames, read from
+ * this process's and a child's /proc/PID/pagemap (run as root, as make
+ * test is: frame numbers need CAP_SYS_ADMIN).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "../../tools/lib/procmap.h"
+
+static uint64_t pfn_of(void *p)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	uint64_t e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &e, sizeof(e), (off_t)((uintptr_t)p / psz) * 8) != 8)
+		e = 0;
+	close(fd);
+	return (e >> 63) ? e & ((1ULL << 55) - 1) : 0;
+}
+
+static void test_parse(void)
+{
+	pid_t p[4];
+
+	CHECK(procmap_parse_pids("12", p, 4) == 1 && p[0] == 12);
+	CHECK(procmap_parse_pids("1,22,333", p, 4) == 3 && p[2] == 333);
+	CHECK(procmap_parse_pids("", p, 4) == -EINVAL);
+	CHECK(procmap_parse_pids("1,", p, 4) == -EINVAL);
+	CHECK(procmap_parse_pids("1,x", p, 4) == -EINVAL);
+	CHECK(procmap_parse_pids("0", p, 4) == -EINVAL);
+	CHECK(procmap_parse_pids("-3", p, 4) == -EINVAL);
+	CHECK(procmap_parse_pids("1,2,3,4,5", p, 4) == -EINVAL);
+}
+
+static void test_scan(void)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	char *shared = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	char *mine;
+	struct procmap_range r[2];
+	struct procmap m;
+	uint64_t ps, pm;
+	int pipefd[2];
+	char name[64], c;
+	pid_t child, pid;
+
+	CHECK(shared != MAP_FAILED);
+	shared[0] = 1;
+	CHECK(!pipe(pipefd));
+	child = fork();
+	if (!child) {
+		volatile char x = shared[0];	/* mapped in the child too */
+
+		(void)x;
+		CHECK(write(pipefd[1], "r", 1) == 1);
+		pause();
+		_exit(0);
+	}
+	CHECK(read(pipefd[0], &c, 1) == 1);
+	/* after the fork: the child does not map it */
+	mine = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(mine != MAP_FAILED);
+	mine[0] = 1;
+	ps = pfn_of(shared);
+	pm = pfn_of(mine);
+	CHECK(ps && pm);	/* root: frame numbers */
+	if (!ps || !pm) {
+		kill(child, SIGKILL);
+		return;
+	}
+
+	/* sorted by lo */
+	r[0] = (struct procmap_range){ ps < pm ? ps : pm, (ps < pm ? ps : pm) + 1 };
+	r[1] = (struct procmap_range){ ps < pm ? pm : ps, (ps < pm ? pm : ps) + 1 };
+	CHECK(!procmap_init(&m, 16, r, 2));
+	CHECK(!procmap_scan(&m, "/proc", getpid()));
+	CHECK(!procmap_scan(&m, "/proc", child));
+	CHECK(m.used == 2);
+	CHECK(procmap_lookup(&m, ps, &pid) == 2 && pid == getpid());
+	CHECK(procmap_lookup(&m, pm, &pid) == 1 && pid == getpid());
+	CHECK(procmap_lookup(&m, pm + 1, &pid) == 0 && pid == 0);
+
+	{
+		struct procmap_unit u;
+
+		procmap_unit(&m, ps, 1, &u);
+		CHECK(u.pid[0] == getpid() && u.pages[0] == 1 && u.shared == 1 &&
+		      u.none == 0 && u.pid[1] == 0);
+		/* pm and the frame after it: one page mine, one nobody's */
+		procmap_unit(&m, pm, 2, &u);
+		CHECK(u.pid[0] == getpid() && u.pages[0] == 1 && u.shared == 0 &&
+		      u.none == 1);
+	}
+	/* only frames in the ranges, and at most max of them */
+	procmap_free(&m);
+	CHECK(!procmap_init(&m, 1, r, 2));
+	CHECK(!procmap_scan(&m, "/proc", getpid()));
+	CHECK(m.used == 1 && m.skipped == 1);
+	procmap_reset(&m);
+	CHECK(m.used == 0 && procmap_lookup(&m, ps, &pid) == 0);
+	procmap_free(&m);
+
+	snprintf(name, sizeof(name), "test_procmap[%d]", (int)getpid());
+	CHECK(!strcmp(procmap_name("/proc", getpid(), (char[64]){ 0 }, 64), name));
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	CHECK(!procmap_init(&m, 16, r, 2));
+	CHECK(procmap_scan(&m, "/proc", child) == -ESRCH);
+	procmap_free(&m);
+}
+
+int main(void)
+{
+	test_parse();
+	test_scan();
+	return check_report("test_procmap");
+}

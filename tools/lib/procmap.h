@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Which processes map which page frames (chmutop -p, --by process): each
+ * process's present pages from /proc/PID/maps and /proc/PID/pagemap
+ * (page frame numbers need CAP_SYS_ADMIN), kept for the frames in the
+ * ranges asked for (the CXL regions), in a table rebuilt every frame.
+ */
+#ifndef CHMU_PROCMAP_H
+#define CHMU_PROCMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct procmap_range {
+	uint64_t lo, hi;	/* page frames [lo, hi) */
+};
+
+struct procmap {
+	struct procmap_slot {
+		uint64_t pfn;	/* + 1: 0 is an empty slot */
+		pid_t pid;	/* the first process found mapping it */
+		pid_t last;	/* the last one */
+		uint32_t mappers;	/* processes mapping it */
+	} *v;
+	size_t cap, used, max;	/* slots, frames, most frames kept */
+	uint64_t skipped;	/* frames not kept: the table was full */
+	uint64_t scanned;	/* pagemap entries read */
+	const struct procmap_range *ranges;
+	size_t nranges;
+};
+
+/*
+ * An empty table of at most @max frames, keeping frames in @ranges
+ * (sorted by lo, not overlapping)
+ */
+int procmap_init(struct procmap *m, size_t max, const struct procmap_range *ranges,
+		 size_t nranges);
+void procmap_reset(struct procmap *m);
+void procmap_free(struct procmap *m);
+
+/*
+ * Add the present pages of process @pid (its files under @proc, "/proc")
+ * whose frames are in the ranges; each process once per reset. 0; -ESRCH if the process is gone;
+ * -EPERM if pagemap gives no frame numbers (CAP_SYS_ADMIN).
+ */
+int procmap_scan(struct procmap *m, const char *proc, pid_t pid);
+
+/* How many processes map frame @pfn, the first in *@pid (0: none) */
+uint32_t procmap_lookup(const struct procmap *m, uint64_t pfn, pid_t *pid);
+
+/* The processes mapping a unit's pages (procmap_unit()) */
+#define PROCMAP_UNIT_PIDS 4
+struct procmap_unit {
+	pid_t pid[PROCMAP_UNIT_PIDS];	/* first mappers, most pages first */
+	uint32_t pages[PROCMAP_UNIT_PIDS];
+	uint32_t other;		/* pages first mapped by further processes */
+	uint32_t none;		/* pages no scanned process maps */
+	uint32_t shared;	/* pages more than one process maps */
+};
+
+/*
+ * Frames [@pfn, @pfn + @n) of a unit: each page counted for the first
+ * process found mapping it.
+ */
+void procmap_unit(const struct procmap *m, uint64_t pfn, uint64_t n,
+		  struct procmap_unit *u);
+
+/* "comm[pid]" of process @pid into @buf ("[pid]" if its comm is gone) */
+const char *procmap_name(const char *proc, pid_t pid, char *buf, size_t len);
+
+/* Parse "PID,PID,..." into @pids (at most @max); count, or -EINVAL */
+int procmap_parse_pids(const char *s, pid_t *pids, int max);
+
+#endif
