@@ -186,6 +186,8 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	w.entries = BPF_CORE_READ(b, entries);
 	w.unit_shift = BPF_CORE_READ(b, unit_shift);
 	w.nr = nr;
+	if (by_cgroup)
+		chmu_owner_cache_reset(0);
 	w.st = st;
 	if (nr && w.entries)
 		bpf_loop(nr, on_entry, &w, 0);

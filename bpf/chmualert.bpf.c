@@ -112,6 +112,8 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	c->inst = id;
 	c->n = 0;
 	w.nr = nr;
+	if (by_cgroup)
+		chmu_owner_cache_reset(0);
 	bpf_loop(nr, on_entry, &w, 0);
 	ship(c);
 	return 0;

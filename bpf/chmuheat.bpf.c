@@ -282,6 +282,8 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	s->have_region = s->have_cell = 0;
 	__sync_fetch_and_add(&entries, nr);
 	w.nr = nr;
+	if (by_cgroup)
+		chmu_owner_cache_reset(0);
 	bpf_loop(nr, on_entry, &w, 0);
 	flush_region(s);
 	flush_cell(s);

@@ -44,46 +44,45 @@ static __always_inline __u64 chmu_vmemmap(void)
 }
 
 /*
- * The owner of frame @pfn; *@span: the frames from @pfn to the end of its
- * folio, all of the same owner (at least 1).
+ * The cgroups of the last memcgs seen, so that a drain's units of one
+ * cgroup read its memcg's chain once: for one drain (the batch programs
+ * reset it, slot 0) or one run of chmu_resolve (slot 1), on one CPU.
  */
-static __always_inline int chmu_page_owner(__u64 vmemmap, __u64 pfn,
-					   __u64 *cgid, __u64 *span)
+#define CHMU_OWNER_CACHED 4
+
+struct chmu_owner_cache {
+	__u64 memcg[CHMU_OWNER_CACHED];
+	__u64 cgid[CHMU_OWNER_CACHED];
+	__u32 next;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct chmu_owner_cache);
+} chmu_owner_caches SEC(".maps");
+
+static __always_inline struct chmu_owner_cache *chmu_owner_cache(__u32 slot)
 {
-	__u64 psz = bpf_core_type_size(struct page);
-	struct page *pg = (struct page *)(vmemmap + pfn * psz), *head = pg;
-	unsigned long ch = 0, flags = 0, md = 0, order;
-	struct mem_cgroup *memcg;
-	int ref = 0, i;
+	return bpf_map_lookup_elem(&chmu_owner_caches, &slot);
+}
 
-	*span = 1;
-	if (bpf_core_read(&ch, sizeof(ch), &pg->compound_head))
-		return CHMU_OWN_NONE;
-	if (ch & 1)
-		head = (struct page *)(ch - 1);
-	if (bpf_core_read(&flags, sizeof(flags), &head->flags) ||
-	    bpf_core_read(&ref, sizeof(ref), &head->_refcount.counter))
-		return CHMU_OWN_NONE;
-	if (flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))) {
-		/* a large folio: its order in the second page's flags */
-		order = BPF_CORE_READ((struct folio *)head, _flags_1) & 0xff;
-		if (order > 0 && order <= 18) {
-			__u64 hpfn = ((__u64)head - vmemmap) / psz;
-			__u64 end = hpfn + (1ULL << order);
+/* Forget the cached memcgs of @slot: at the start of a drain or a run */
+static __always_inline void chmu_owner_cache_reset(__u32 slot)
+{
+	struct chmu_owner_cache *c = chmu_owner_cache(slot);
 
-			if (end > pfn)
-				*span = end - pfn;
-		}
-	}
-	if (!ref)
-		return CHMU_OWN_FREE;
-	if (!bpf_core_field_exists(head->memcg_data))
-		return CHMU_OWN_KERNEL;	/* no memory cgroups */
-	if (bpf_core_read(&md, sizeof(md), &head->memcg_data))
-		return CHMU_OWN_NONE;
-	if (!md || (md & (MEMCG_DATA_OBJEXTS | MEMCG_DATA_KMEM)))
-		return CHMU_OWN_KERNEL;
-	memcg = (struct mem_cgroup *)(md & ~(unsigned long)(__NR_MEMCG_DATA_FLAGS - 1));
+	if (c)
+		__builtin_memset(c, 0, sizeof(*c));
+}
+
+/* The cgroup2 id of @memcg's nearest online cgroup, 0 if unreadable */
+static __always_inline __u64 chmu_memcg_cgid(struct mem_cgroup *memcg)
+{
+	int i;
+
 	for (i = 0; i < CHMU_OWNER_DEPTH; i++) {
 		struct cgroup_subsys_state *parent;
 
@@ -96,8 +95,74 @@ static __always_inline int chmu_page_owner(__u64 vmemmap, __u64 pfn,
 		memcg = (struct mem_cgroup *)((void *)parent -
 			bpf_core_field_offset(struct mem_cgroup, css));
 	}
-	*cgid = BPF_CORE_READ(memcg, css.cgroup, kn, id);
-	return *cgid ? CHMU_OWN_CGROUP : CHMU_OWN_NONE;
+	return BPF_CORE_READ(memcg, css.cgroup, kn, id);
+}
+
+/* Field @f of struct @T in a copy of it at @buf of @n bytes (0 if past it) */
+#define CHMU_COPY_FIELD(buf, n, T, f, type)					\
+	(bpf_core_field_offset(T, f) + sizeof(type) <= (n) &&			\
+	 bpf_core_field_offset(T, f) + sizeof(type) <= sizeof(buf) ?		\
+	 *(type *)((void *)(buf) + bpf_core_field_offset(T, f)) : 0)
+
+/*
+ * The owner of frame @pfn; *@span: the frames from @pfn to the end of its
+ * folio, all of the same owner (at least 1). One read of the struct page
+ * (two pages': a large folio's order is in its second), the memcg's chain
+ * only when @cache does not have it.
+ */
+static __always_inline int chmu_page_owner(__u64 vmemmap, __u64 pfn,
+					   __u64 *cgid, __u64 *span,
+					   struct chmu_owner_cache *cache)
+{
+	__u64 psz = bpf_core_type_size(struct page), n, buf[16];
+	__u64 head = vmemmap + pfn * psz, ch, flags, md, order, memcg;
+	int ref, k;
+
+	*span = 1;
+	n = 2 * psz < sizeof(buf) ? 2 * psz : sizeof(buf);
+	if (psz > sizeof(buf) || bpf_probe_read_kernel(buf, n, (void *)head))
+		return CHMU_OWN_NONE;
+	ch = CHMU_COPY_FIELD(buf, n, struct page, compound_head, unsigned long);
+	if (ch & 1) {	/* a tail page: its head's */
+		head = ch - 1;
+		if (bpf_probe_read_kernel(buf, n, (void *)head))
+			return CHMU_OWN_NONE;
+	}
+	flags = CHMU_COPY_FIELD(buf, n, struct page, flags, unsigned long);
+	ref = CHMU_COPY_FIELD(buf, n, struct page, _refcount, int);
+	if (flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))) {
+		/* a large folio: its order in the second page's flags */
+		order = CHMU_COPY_FIELD(buf, n, struct folio, _flags_1, unsigned long) & 0xff;
+		if (order > 0 && order <= 18) {
+			__u64 end = (head - vmemmap) / psz + (1ULL << order);
+
+			if (end > pfn)
+				*span = end - pfn;
+		}
+	}
+	if (!ref)
+		return CHMU_OWN_FREE;
+	if (!bpf_core_field_exists(struct page, memcg_data))
+		return CHMU_OWN_KERNEL;	/* no memory cgroups */
+	md = CHMU_COPY_FIELD(buf, n, struct page, memcg_data, unsigned long);
+	if (!md || (md & (MEMCG_DATA_OBJEXTS | MEMCG_DATA_KMEM)))
+		return CHMU_OWN_KERNEL;
+	memcg = md & ~(unsigned long)(__NR_MEMCG_DATA_FLAGS - 1);
+	for (k = 0; k < CHMU_OWNER_CACHED; k++) {
+		if (cache->memcg[k] == memcg) {
+			*cgid = cache->cgid[k];
+			return CHMU_OWN_CGROUP;
+		}
+	}
+	*cgid = chmu_memcg_cgid((struct mem_cgroup *)memcg);
+	if (!*cgid)
+		return CHMU_OWN_NONE;
+	k = cache->next++ % CHMU_OWNER_CACHED;
+	if (k >= 0 && k < CHMU_OWNER_CACHED) {	/* for the verifier */
+		cache->memcg[k] = memcg;
+		cache->cgid[k] = *cgid;
+	}
+	return CHMU_OWN_CGROUP;
 }
 
 static __always_inline void chmu_owner_add(struct chmu_owners *o, __u64 cgid,
@@ -123,6 +188,7 @@ struct chmu_owner_walk {
 	__u64 vmemmap;
 	__u64 pfn, end;
 	struct chmu_owners *o;
+	struct chmu_owner_cache *cache;
 };
 
 static long chmu_owner_step(__u32 i, void *ctx)
@@ -134,7 +200,7 @@ static long chmu_owner_step(__u32 i, void *ctx)
 
 	if (w->pfn >= w->end)
 		return 1;
-	kind = chmu_page_owner(w->vmemmap, w->pfn, &cgid, &span);
+	kind = chmu_page_owner(w->vmemmap, w->pfn, &cgid, &span, w->cache);
 	if (span > w->end - w->pfn)
 		span = w->end - w->pfn;
 	w->pfn += span;
@@ -164,7 +230,8 @@ static long chmu_owner_step(__u32 i, void *ctx)
  */
 static __always_inline void chmu_unit_owners(__u64 hpa, __u64 bytes,
 					     __u64 contig,
-					     struct chmu_owners *o)
+					     struct chmu_owners *o,
+					     struct chmu_owner_cache *cache)
 {
 	struct chmu_owner_walk w = {};
 	__u64 pages = bytes >> CHMU_PAGE_SHIFT, walk;
@@ -182,6 +249,7 @@ static __always_inline void chmu_unit_owners(__u64 hpa, __u64 bytes,
 	w.pfn = hpa >> CHMU_PAGE_SHIFT;
 	w.end = w.pfn + walk;
 	w.o = o;
+	w.cache = cache;
 	bpf_loop(walk, chmu_owner_step, &w, 0);
 }
 
@@ -191,7 +259,8 @@ static __always_inline void chmu_unit_owners(__u64 hpa, __u64 bytes,
  * first, in the order found); out->mixed if it has other owners too. A
  * unit that is not online memory (no node) is CHMU_KEY_NONE without a
  * look. A global function: the verifier checks it once, not once per
- * path of the drain's walk that calls it.
+ * path of the drain's walk that calls it. The batch program resets slot 0
+ * of the cache at the start of each drain (chmu_owner_cache_reset(0)).
  */
 struct chmu_main_owner {
 	__u64 key;
@@ -202,6 +271,7 @@ struct chmu_main_owner {
 __noinline int chmu_main_owner(__u64 hpa, int nid, __u64 bytes, __u64 contig,
 			       struct chmu_main_owner *out)
 {
+	struct chmu_owner_cache *cache = chmu_owner_cache(0);
 	struct chmu_owners o;
 	__u64 key = CHMU_KEY_NONE;
 	__u32 best = 0, total;
@@ -211,9 +281,9 @@ __noinline int chmu_main_owner(__u64 hpa, int nid, __u64 bytes, __u64 contig,
 		return -1;
 	out->key = key;
 	out->mixed = 0;
-	if (nid < 0 || hpa == ~0ULL)
+	if (nid < 0 || hpa == ~0ULL || !cache)
 		return 0;
-	chmu_unit_owners(hpa, bytes, contig, &o);
+	chmu_unit_owners(hpa, bytes, contig, &o, cache);
 	total = o.free + o.kernel + o.other + o.none;
 	for (j = 0; j < CHMU_OWNERS; j++) {
 		total += o.pages[j];
@@ -256,24 +326,34 @@ struct {
 	__type(value, struct chmu_owner_req);
 } chmu_owner_q SEC(".maps");
 
+struct chmu_resolve_ctx {
+	struct chmu_owner_cache *cache;
+};
+
 static long chmu_resolve_one(__u32 i, void *ctx)
 {
 	struct chmu_owner_req *r = bpf_map_lookup_elem(&chmu_owner_q, &i);
+	struct chmu_owner_cache *cache = ((struct chmu_resolve_ctx *)ctx)->cache;
 
-	if (!r)
+	if (!r || !cache)
 		return 1;
-	chmu_unit_owners(r->hpa, r->bytes, r->contig, &r->o);
+	chmu_unit_owners(r->hpa, r->bytes, r->contig, &r->o, cache);
 	return 0;
 }
 
 SEC("syscall")
 int chmu_resolve(struct chmu_resolve_args *a)
 {
+	struct chmu_resolve_ctx c;
 	__u32 n = a->n;
 
+	chmu_owner_cache_reset(1);
+	c.cache = chmu_owner_cache(1);
+	if (!c.cache)
+		return 0;
 	if (n > CHMU_RESOLVE)
 		n = CHMU_RESOLVE;
-	bpf_loop(n, chmu_resolve_one, NULL, 0);
+	bpf_loop(n, chmu_resolve_one, &c, 0);
 	return 0;
 }
 

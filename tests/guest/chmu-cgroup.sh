@@ -22,8 +22,9 @@ pgrp=
 heat=
 alert=
 exp=
+exp1=
 cleanup() {
-	for p in $wa $wb $top $grp $ptop $pgrp $heat $alert $exp; do kill "$p" 2>/dev/null || true; done
+	for p in $wa $wb $top $grp $ptop $pgrp $heat $alert $exp $exp1; do kill "$p" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 	rmdir $CG/chmu-a $CG/chmu-b 2>/dev/null || true
 	chmu_cleanup
@@ -86,6 +87,12 @@ URL=http://127.0.0.1:9853/metrics
 chmu-exporter --cgroups -l 127.0.0.1:9853 2>/tmp/cg.exp.err &
 exp=$!
 started $exp /tmp/cg.exp.err
+# and one that gives a single owner a series: the other is "other"
+l0=$(bpf_links)
+URL1=http://127.0.0.1:9854/metrics
+chmu-exporter --cgroups --max-cgroups 1 -l 127.0.0.1:9854 2>/tmp/cg.exp1.err &
+exp1=$!
+started $exp1 /tmp/cg.exp1.err
 echo go >/tmp/cg.go.a
 echo go >/tmp/cg.go.b
 wait_for "workload a did not hold" grep -q '^held=' /tmp/cg.a
@@ -130,6 +137,16 @@ counts() {
 }
 expect_eq "$(counts /chmu-a) $(counts /chmu-b)" "160 120" "chmu-exporter: chmu_cgroup_counts_total per cgroup"
 expect_eq "$(curl -sf "$URL" | awk '$1 ~ /^chmu_exporter_cgroup_series_limit/ { print $2 }')" 64 "chmu-exporter: the cgroup series limit"
+# --max-cgroups 1: the owner seen first keeps its series, the other's
+# entries are "other"; nothing is lost
+series=$(curl -sf "$URL1" | awk '$1 ~ /^chmu_cgroup_counts_total\{/' | sed 's/.*cgroup="\([^"]*\)".* /\1 /' | sort)
+echo "$series"
+expect_eq "$(awk '{ s += $2 } END { print s }' <<<"$series")" 280 "chmu-exporter --max-cgroups 1: all counts kept"
+expect_eq "$(awk '{ print $1 }' <<<"$series" | tr '\n' ' ')" \
+	"$(grep -q '^/chmu-a 160$' <<<"$series" && echo "/chmu-a other " || echo "/chmu-b other ")" \
+	"chmu-exporter --max-cgroups 1: one cgroup's series and other"
+expect_eq "$(awk '$1 == "other" { print $2 }' <<<"$series")" \
+	"$(grep -q '^/chmu-a 160$' <<<"$series" && echo 120 || echo 160)" "chmu-exporter --max-cgroups 1: other is the second cgroup"
 # chmualert: one alert per cgroup (count 1 reached once, while it stays armed)
 alerted() { [ "$(jq -r 'select(.type == "alert") | .cgroup' /tmp/cg.alert 2>/dev/null | sort -u | tr '\n' ' ')" = "$1" ]; }
 wait_for "chmualert --by cgroup did not alert for both cgroups: $(cat /tmp/cg.alert)" alerted "/chmu-a /chmu-b "
@@ -173,7 +190,7 @@ expect_eq "$(proc_of "$(kv phys0 "$ob")")" "- 90" "b's unit 5 by process after i
 expect_eq "$(proc_of "$(kv phys0 "$oa")")" "$pa 80" "a's unit 1 by process after b's exit"
 
 kill -INT $top $grp $ptop $pgrp $heat $alert
-kill -TERM $exp
+kill -TERM $exp $exp1
 wait $heat || fail "chmuheat --by cgroup: $(cat /tmp/cg.heat.err)"
 heat=
 # chmuheat: the run's histograms per cgroup, attributed at the drains
@@ -185,7 +202,9 @@ expect_eq "$(jq -s '[.[] | select(.type == "cgroup_hist" and .cgroup == "/chmu-a
 wait $alert || fail "chmualert --by cgroup: $(cat /tmp/cg.alert.err)"
 alert=
 wait $exp || fail "chmu-exporter --cgroups: $(cat /tmp/cg.exp.err)"
+wait $exp1 || fail "chmu-exporter --max-cgroups 1: $(cat /tmp/cg.exp1.err)"
 exp=
+exp1=
 wait $top || fail "chmutop -G: $(cat /tmp/cg.units.err)"
 wait $grp || fail "chmutop --by cgroup: $(cat /tmp/cg.groups.err)"
 wait $ptop || fail "chmutop -p: $(cat /tmp/cg.punits.err)"
