@@ -467,6 +467,7 @@ int main(int argc, char **argv)
 		chmu_json_u64(stdout, "dropped", skel->bss->dropped);
 		chmu_json_u64(stdout, "unreadable", skel->bss->unreadable);
 		chmu_json_u64(stdout, "untracked", s.table.full);
+		chmu_json_u64(stdout, "reclaimed", s.table.reclaimed);
 		if (env.exec) {
 			chmu_json_u64(stdout, "exec_skipped", s.hooks_skipped);
 			chmu_json_u64(stdout, "exec_failed", s.hooks_failed);
@@ -479,6 +480,9 @@ int main(int argc, char **argv)
 		if (skel->bss->unreadable)
 			fprintf(stderr, TOOL ": %llu entries could not be read from the driver's batch\n",
 				U(skel->bss->unreadable));
+		if (s.table.reclaimed)
+			fprintf(stderr, TOOL ": %llu idle keys dropped to make room in the key table (%zu keys)\n",
+				U(s.table.reclaimed), s.table.max);
 	}
 	err = 0;
 

@@ -196,6 +196,42 @@ static void test_full(void)
 	alert_free(&t);
 }
 
+/*
+ * A full table makes room by dropping the keys that have nothing left to
+ * remember (no entry within the window, past their hold-off): a long run
+ * over a hot set that moves keeps alerting on new keys.
+ */
+static void test_full_reclaim(void)
+{
+	struct alert_table t;
+	struct alert_cfg c = { ALERT_COUNT, 200, 100, 1, 10 };
+	struct alert_key a = { 0, 1 }, b = { 0, 2 }, n = { 0, 3 };
+
+	CHECK(alert_init(&t, &c, 2) == 0);
+	CHECK(obs(&t, &a, 0, 300, NULL) == 1);
+	CHECK(obs(&t, &b, 0.2, 300, NULL) == 1);
+	CHECK(obs(&t, &n, 0.5, 300, NULL) == 0 && t.full == 1);	/* both current */
+	CHECK(obs(&t, &n, 5, 300, NULL) == 0 && t.full == 2);	/* in their hold-off */
+	CHECK(t.reclaimed == 0);
+	/* past the window and the hold-off: both can go */
+	CHECK(obs(&t, &n, 10.5, 300, NULL) == 1 && t.full == 2);
+	CHECK(t.reclaimed == 2 && t.used == 1);
+	/* a dropped key comes back as new: armed */
+	CHECK(obs(&t, &a, 10.6, 300, NULL) == 1);
+	alert_free(&t);
+
+	/* without a hold-off, once their window is over */
+	c.holdoff = 0;
+	CHECK(alert_init(&t, &c, 2) == 0);
+	CHECK(obs(&t, &a, 0, 300, NULL) == 1);
+	CHECK(obs(&t, &b, 0, 300, NULL) == 1);
+	CHECK(obs(&t, &n, 0.9, 300, NULL) == 0 && t.full == 1);
+	CHECK(obs(&t, &a, 0.95, 300, NULL) == 0);	/* a again: still disarmed */
+	CHECK(obs(&t, &n, 1.5, 300, NULL) == 1 && t.reclaimed == 1);
+	CHECK(obs(&t, &b, 1.6, 300, NULL) == 0 && t.full == 2);	/* a and n current */
+	alert_free(&t);
+}
+
 /* The table starts small and grows, keeping every key's state. */
 static void test_grow(void)
 {
@@ -233,6 +269,7 @@ int main(void)
 	test_batch_count();
 	test_rate_many();
 	test_full();
+	test_full_reclaim();
 	test_grow();
 	return check_report("test_alert");
 }

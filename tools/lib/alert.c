@@ -154,6 +154,40 @@ static void account(struct alert_table *t, struct alert_state *s, double now,
 	s->b_sum[b] += count;
 }
 
+/* Nothing left to remember: as a new key would be, once re-armed */
+static bool idle(const struct alert_table *t, const struct alert_state *s,
+		 double now)
+{
+	return alert_value(t, s, now) <= 0 &&
+	       (s->last_alert < 0 || now - s->last_alert >= t->cfg.holdoff);
+}
+
+/* Drop the idle keys of a full table: true if any was */
+static bool reclaim(struct alert_table *t, double now)
+{
+	struct alert_table n = *t;
+	size_t i;
+
+	if (t->reclaim_t > 0 && now - t->reclaim_t < t->cfg.window / ALERT_BUCKETS)
+		return false;	/* swept a moment ago: not once per entry */
+	t->reclaim_t = now;
+	n.v = calloc(n.cap, sizeof(*n.v));
+	if (!n.v)
+		return false;
+	n.used = 0;
+	for (i = 0; i < t->cap; i++) {
+		if (!t->v[i].used)
+			continue;
+		if (idle(t, &t->v[i], now))
+			n.reclaimed++;
+		else
+			*find(&n, &t->v[i].key, true) = t->v[i];
+	}
+	free(t->v);
+	*t = n;
+	return t->used < t->cap;
+}
+
 int alert_observe(struct alert_table *t, const struct alert_key *key,
 		  double now, uint64_t seq, uint64_t count, uint64_t hpa,
 		  int nid, struct alert_event *ev)
@@ -161,6 +195,8 @@ int alert_observe(struct alert_table *t, const struct alert_key *key,
 	struct alert_state *s = find(t, key, true);
 	double v;
 
+	if (!s && reclaim(t, now))
+		s = find(t, key, true);
 	if (!s) {
 		t->full++;
 		return 0;

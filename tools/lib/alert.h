@@ -63,6 +63,8 @@ struct alert_table {
 	struct alert_state *v;
 	size_t cap, used, max;	/* slots, keys, most keys */
 	uint64_t alerts, suppressed, rearms, full;
+	uint64_t reclaimed;	/* keys dropped to make room (alert_observe) */
+	double reclaim_t;	/* when the table was last swept for room */
 };
 
 struct alert_event {
@@ -88,8 +90,13 @@ double alert_value(const struct alert_table *t, const struct alert_state *s,
  * An entry of @count for @key at time @now, from batch @seq of its
  * instance: 1 and *@ev filled when it raises an alert, else 0. The alert
  * reports the HPA and node of the hottest entry of the key's last batch
- * (with regions, their units need not be contiguous in HPA space). Keys
- * beyond the table's capacity are counted in t->full and ignored.
+ * (with regions, their units need not be contiguous in HPA space). When
+ * the table is full, the keys with nothing left to remember are dropped
+ * to make room (at most once per step of the window): no entry within the
+ * window (their value is 0, so they would re-arm) and past their hold-off.
+ * A dropped key that comes back starts as new, armed, which is where it
+ * would have been. Keys that still find no room are counted in t->full
+ * and ignored.
  */
 int alert_observe(struct alert_table *t, const struct alert_key *key,
 		  double now, uint64_t seq, uint64_t count, uint64_t hpa,
