@@ -17,7 +17,6 @@
 
 const volatile __u32 region_shift = 21;
 const volatile bool by_cgroup;			/* --cgroups */
-const volatile __u64 owner_contig = ~0ULL;	/* HPA bytes contiguous per unit */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -106,7 +105,7 @@ static __always_inline void count_owner(struct walk *w, const struct chmu_ent *e
 	struct chmu_main_owner mo = {};
 	struct exp_owner *o;
 
-	chmu_main_owner(e->hpa, e->nid, 1ULL << (w->unit_shift & 63), owner_contig, &mo);
+	chmu_main_owner(e->hpa, e->nid, 1ULL << (w->unit_shift & 63), &mo);
 	k.owner = mo.key;
 	o = chmu_lookup_init(&owners, &k, &zero_owner);
 	if (!o) {

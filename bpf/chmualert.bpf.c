@@ -14,7 +14,6 @@
 #include "chmuowner.bpf.h"
 
 const volatile bool by_cgroup;			/* --by cgroup */
-const volatile __u64 owner_contig = ~0ULL;	/* HPA bytes contiguous per unit */
 
 __u64 sent;
 __u64 dropped;		/* refused by the full ring buffer */
@@ -82,7 +81,7 @@ static long on_entry(__u32 i, void *ctx)
 	if (by_cgroup) {
 		struct chmu_main_owner mo = {};
 
-		chmu_main_owner(e.hpa, e.nid, 1ULL << (w->unit_shift & 63), owner_contig, &mo);
+		chmu_main_owner(e.hpa, e.nid, 1ULL << (w->unit_shift & 63), &mo);
 		it->owner = mo.key;
 	}
 	c->n = n + 1;

@@ -18,7 +18,6 @@ const volatile __u32 region_shift = 28;
 const volatile __u32 row_shift = 25;
 const volatile __u64 max_rows = 16;	/* the heatmap's rows */
 const volatile bool by_cgroup;		/* --by cgroup */
-const volatile __u64 owner_contig = ~0ULL;	/* HPA bytes contiguous per unit */
 
 __u32 gen;		/* flipped by user space each interval */
 __u64 entries;		/* entries seen */
@@ -117,7 +116,7 @@ static __always_inline void owner_entry(struct walk *w, const struct chmu_ent *e
 	struct chmu_main_owner mo = {};
 	struct owner_hist *h;
 
-	chmu_main_owner(e->hpa, e->nid, 1ULL << (w->unit_shift & 63), owner_contig, &mo);
+	chmu_main_owner(e->hpa, e->nid, 1ULL << (w->unit_shift & 63), &mo);
 	k.owner = mo.key;
 	k.gen = *(volatile __u32 *)&gen;
 	h = chmu_lookup_init(&owner_hists, &k, &zero_owner_hist);

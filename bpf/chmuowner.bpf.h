@@ -107,8 +107,8 @@ static __always_inline __u64 chmu_memcg_cgid(struct mem_cgroup *memcg)
 /*
  * The owner of frame @pfn; *@span: the frames from @pfn to the end of its
  * folio, all of the same owner (at least 1). One read of the struct page
- * (two pages': a large folio's order is in its second), the memcg's chain
- * only when @cache does not have it.
+ * (its head's for a tail page, and the second page of a large folio for
+ * its order), the memcg's chain only when @cache does not have it.
  */
 static __always_inline int chmu_page_owner(__u64 vmemmap, __u64 pfn,
 					   __u64 *cgid, __u64 *span,
@@ -119,19 +119,25 @@ static __always_inline int chmu_page_owner(__u64 vmemmap, __u64 pfn,
 	int ref, k;
 
 	*span = 1;
-	n = 2 * psz < sizeof(buf) ? 2 * psz : sizeof(buf);
-	if (psz > sizeof(buf) || bpf_probe_read_kernel(buf, n, (void *)head))
+	n = psz;
+	if (2 * psz > sizeof(buf) || bpf_probe_read_kernel(buf, psz, (void *)head))
 		return CHMU_OWN_NONE;
 	ch = CHMU_COPY_FIELD(buf, n, struct page, compound_head, unsigned long);
 	if (ch & 1) {	/* a tail page: its head's */
 		head = ch - 1;
-		if (bpf_probe_read_kernel(buf, n, (void *)head))
+		if (bpf_probe_read_kernel(buf, psz, (void *)head))
 			return CHMU_OWN_NONE;
 	}
 	flags = CHMU_COPY_FIELD(buf, n, struct page, flags, unsigned long);
 	ref = CHMU_COPY_FIELD(buf, n, struct page, _refcount, int);
-	if (flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))) {
-		/* a large folio: its order in the second page's flags */
+	/*
+	 * A large folio: its order in the second page's flags, read only
+	 * then (past a frame at the end of a memory block there may be no
+	 * struct page to read)
+	 */
+	if ((flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))) &&
+	    !bpf_probe_read_kernel((void *)buf + psz, psz, (void *)(head + psz))) {
+		n = 2 * psz;
 		order = CHMU_COPY_FIELD(buf, n, struct folio, _flags_1, unsigned long) & 0xff;
 		if (order > 0 && order <= 18) {
 			__u64 end = (head - vmemmap) / psz + (1ULL << order);
@@ -250,12 +256,46 @@ static __always_inline void chmu_unit_owners(__u64 hpa, __u64 bytes,
 	w.end = w.pfn + walk;
 	w.o = o;
 	w.cache = cache;
-	bpf_loop(walk, chmu_owner_step, &w, 0);
+	if (walk == 1)	/* a unit of a page or less: no loop to set up */
+		chmu_owner_step(0, &w);
+	else
+		bpf_loop(walk, chmu_owner_step, &w, 0);
+}
+
+/* The regions that interleave (user space keeps them current) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CHMU_OWNER_REGIONS);
+	__type(key, __u32);
+	__type(value, struct chmu_owner_region);
+} chmu_owner_regions SEC(".maps");
+
+__u32 chmu_owner_nregions;	/* of them in use */
+
+/* Bytes from @hpa contiguous in HPA within its granule; ~0 if it does not interleave */
+static __always_inline __u64 chmu_owner_contig(__u64 hpa)
+{
+	__u32 n = chmu_owner_nregions;
+	int i;
+
+	/* unrolled: a loop over a map lookup's key reads as endless to it */
+#pragma clang loop unroll(full)
+	for (i = 0; i < CHMU_OWNER_REGIONS; i++) {
+		__u32 k = i;
+		struct chmu_owner_region *r;
+
+		if (k >= n)
+			break;
+		r = bpf_map_lookup_elem(&chmu_owner_regions, &k);
+		if (r && r->gran && hpa >= r->start && hpa - r->start < r->size)
+			return r->gran - (hpa - r->start) % r->gran;
+	}
+	return ~0ULL;
 }
 
 /*
- * The main owner of a unit of @bytes at @hpa on node @nid, as a CHMU_KEY
- * in out->key: the owner of most of its pages looked at (ties: cgroups
+ * The main owner of a unit of @bytes at @hpa on node @nid (its first
+ * granule where its region interleaves), as a CHMU_KEY in out->key: the owner of most of its pages looked at (ties: cgroups
  * first, in the order found); out->mixed if it has other owners too. A
  * unit that is not online memory (no node) is CHMU_KEY_NONE without a
  * look. A global function: the verifier checks it once, not once per
@@ -268,7 +308,7 @@ struct chmu_main_owner {
 	__u32 pad;
 };
 
-__noinline int chmu_main_owner(__u64 hpa, int nid, __u64 bytes, __u64 contig,
+__noinline int chmu_main_owner(__u64 hpa, int nid, __u64 bytes,
 			       struct chmu_main_owner *out)
 {
 	struct chmu_owner_cache *cache = chmu_owner_cache(0);
@@ -283,7 +323,7 @@ __noinline int chmu_main_owner(__u64 hpa, int nid, __u64 bytes, __u64 contig,
 	out->mixed = 0;
 	if (nid < 0 || hpa == ~0ULL || !cache)
 		return 0;
-	chmu_unit_owners(hpa, bytes, contig, &o, cache);
+	chmu_unit_owners(hpa, bytes, chmu_owner_contig(hpa), &o, cache);
 	total = o.free + o.kernel + o.other + o.none;
 	for (j = 0; j < CHMU_OWNERS; j++) {
 		total += o.pages[j];

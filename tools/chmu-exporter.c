@@ -426,6 +426,10 @@ static void render(struct exporter *x, struct mx_buf *b)
 	}
 	/* keep the epoch windows in step with the instances' configuration */
 	set_windows(skel, sys, nsys);
+	/* and the drain's attribution with the regions */
+	if (x->names)
+		chmu_owner_regions_sync(x->names, skel->maps.chmu_owner_regions,
+					&skel->bss->chmu_owner_nregions);
 
 #define EACH_ROW for (j = 0; j < nrows; j++)
 	for (k = 0; k < ARRAY_SIZE(inst_counters); k++) {
@@ -756,7 +760,6 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 		skel->rodata->by_cgroup = true;
-		skel->rodata->owner_contig = owner_contig_min(x.names);
 	}
 	chmu_pick_prog(skel->progs.batch_btf, skel->progs.batch_raw, tp_btf);
 	bpf_program__set_autoload(skel->progs.chmu_resolve, env.cgroups);
@@ -766,8 +769,10 @@ int main(int argc, char **argv)
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	if (env.cgroups && !chmu_owner_check(TOOL, skel->maps.chmu_owner_q,
-					     skel->progs.chmu_resolve, x.names)) {
+	if (env.cgroups && (!chmu_owner_check(TOOL, skel->maps.chmu_owner_q,
+					      skel->progs.chmu_resolve, x.names) ||
+			    chmu_owner_regions_sync(x.names, skel->maps.chmu_owner_regions,
+						    &skel->bss->chmu_owner_nregions))) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}

@@ -388,7 +388,6 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 		skel->rodata->by_cgroup = true;
-		skel->rodata->owner_contig = owner_contig_min(s.names);
 	}
 	chmu_pick_prog(skel->progs.batch_btf, skel->progs.batch_raw, tp_btf);
 	bpf_program__set_autoload(skel->progs.chmu_resolve, env.by_cgroup);
@@ -398,8 +397,10 @@ int main(int argc, char **argv)
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	if (env.by_cgroup && !chmu_owner_check(TOOL, skel->maps.chmu_owner_q,
-					       skel->progs.chmu_resolve, s.names)) {
+	if (env.by_cgroup && (!chmu_owner_check(TOOL, skel->maps.chmu_owner_q,
+						skel->progs.chmu_resolve, s.names) ||
+			      chmu_owner_regions_sync(s.names, skel->maps.chmu_owner_regions,
+						      &skel->bss->chmu_owner_nregions))) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
@@ -446,6 +447,9 @@ int main(int argc, char **argv)
 				break;
 		}
 		ticks++;
+		if (env.by_cgroup)	/* regions made or gone meanwhile */
+			chmu_owner_regions_sync(s.names, skel->maps.chmu_owner_regions,
+						&skel->bss->chmu_owner_nregions);
 		d = skel->bss->dropped;
 		if (d != dropped) {
 			fprintf(stderr, TOOL ": %llu hotlist entries dropped by the full ring buffer (%llu in all)\n",

@@ -268,7 +268,8 @@ static void take_owner(struct state *s, const void *key, const void *val,
 	/* out of memory: the row is missing, said at the end */
 	if (owner_row_add(&s->orows, &s->norows, &s->caporows, i, k->owner, val) ||
 	    owner_row_add(&s->ototal, &s->nototal, &s->capototal, i, k->owner, val))
-		s->skel->bss->dropped_owner += ((const struct owner_hist *)val)->entries;
+		__atomic_fetch_add(&s->skel->bss->dropped_owner,
+				   ((const struct owner_hist *)val)->entries, __ATOMIC_RELAXED);
 }
 
 static int owner_row_cmp(const void *a, const void *b)
@@ -681,7 +682,6 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 		s.skel->rodata->by_cgroup = true;
-		s.skel->rodata->owner_contig = owner_contig_min(s.names);
 	}
 	chmu_pick_prog(s.skel->progs.batch_btf, s.skel->progs.batch_raw, tp_btf);
 	bpf_program__set_autoload(s.skel->progs.chmu_resolve, env.by_cgroup);
@@ -691,8 +691,10 @@ int main(int argc, char **argv)
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	if (env.by_cgroup && !chmu_owner_check(TOOL, s.skel->maps.chmu_owner_q,
-					       s.skel->progs.chmu_resolve, s.names)) {
+	if (env.by_cgroup && (!chmu_owner_check(TOOL, s.skel->maps.chmu_owner_q,
+						s.skel->progs.chmu_resolve, s.names) ||
+			      chmu_owner_regions_sync(s.names, s.skel->maps.chmu_owner_regions,
+						      &s.skel->bss->chmu_owner_nregions))) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
@@ -715,6 +717,9 @@ int main(int argc, char **argv)
 
 		while (nanosleep(&ts, &ts) && !chmu_exiting)
 			;
+		if (env.by_cgroup)	/* regions made or gone meanwhile */
+			chmu_owner_regions_sync(s.names, s.skel->maps.chmu_owner_regions,
+						&s.skel->bss->chmu_owner_nregions);
 		g = s.skel->bss->gen;
 		s.skel->bss->gen = !g;
 		err = collect(&s, g, s.intervals);

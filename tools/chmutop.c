@@ -137,9 +137,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 
 /*
  * Header lines: title, 5 per instance (its line, two of health, two of
- * its promoter's), 4 notes, the blank line
+ * its promoter's), 7 notes, the blank line
  */
-#define TOP_HEAD_MAX(ninst) (8 + 5 * (size_t)(ninst))
+#define TOP_HEAD_MAX(ninst) (9 + 5 * (size_t)(ninst))
 
 static uint64_t now_ns(void)
 {
@@ -448,6 +448,7 @@ static int resolve(struct state *s, struct top_row *rows, size_t n)
 	int err = -ENOMEM;
 
 	owner_names_expire(s->names);
+	owner_regions_load(s->names, CHMU_SYSFS_DEVICES);	/* made or gone meanwhile */
 	req = calloc(n ? n : 1, sizeof(*req));
 	idx = calloc(n ? n : 1, sizeof(*idx));
 	if (!req || !idx)
@@ -811,14 +812,14 @@ static int frame(struct state *s, double secs, unsigned int n)
 	shown = s->nrows < env.rows ? s->nrows : env.rows;
 	if (env.cgroup || env.procs) {
 		/* every unit for the sums per owner, else the rows shown */
-		size_t n = env.by == BY_UNIT ? shown : s->nrows;
+		size_t nr = env.by == BY_UNIT ? shown : s->nrows;
 		int err = 0;
 
 		s->npnames = 0;
 		if (env.cgroup)
-			err = resolve(s, s->rows, n);
+			err = resolve(s, s->rows, nr);
 		if (!err && env.procs)
-			err = map_procs(s, s->rows, n);
+			err = map_procs(s, s->rows, nr);
 		if (!err && env.by != BY_UNIT)
 			err = group_rows(s);
 		if (err) {
@@ -947,6 +948,11 @@ static int frame(struct state *s, double secs, unsigned int n)
 	if (env.procs && env.by == BY_PROCESS && s->pids_skipped) {
 		snprintf(line, sizeof(line), "%zu processes not looked at (at most %d)",
 			 s->pids_skipped, SCAN_PROCS);
+		head_line(s, line);
+	}
+	if (env.procs && s->pm.truncated) {
+		snprintf(line, sizeof(line), "%llu processes' pagemaps read in part (%llu entries each at most)",
+			 U(s->pm.truncated), U(PROCMAP_BUDGET));
 		head_line(s, line);
 	}
 	if (env.procs && s->pm.skipped) {
@@ -1133,6 +1139,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (env.procs && procmap_init(&s.pm, SCAN_FRAMES, NULL, 0)) {
+		fprintf(stderr, TOOL ": out of memory\n");
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}

@@ -5,13 +5,14 @@
 command -v jq >/dev/null || fail "jq missing (lab/deps.sh installs it)"
 r=$(mktemp -d)
 trap 'rm -rf "$r"' EXIT
-mkdir -p "$r"/{base,m0,m1,drain,a0,a1,f0,f1,s0,s1}
+mkdir -p "$r"/{base,m0,m1,drain,attr,a0,a1,f0,f1,s0,s1}
 echo '{"dram_read":1,"dram_write":2,"cxl_read":3,"cxl_write":4}' >"$r/base/section.json"
 for i in 0 1; do
 	printf '{"tracker":"t%s","rounds":5,"disabled":10,"enabled":9,"ratio":0.900,"ratio_min":0.8,"ratio_max":1.1}' "$i" >"$r/m$i/row.json"
 	printf ',"epoch_hot":%s,"epoch_posted":1023,"epoch_end_ns":107000}' $((16384 - i)) >"$r/m$i/epoch.json"
 done
 printf '[{"consumer":"chmutop","rounds":5,"entries":5,"drain_ns_per_entry":1.5}]' >"$r/drain/drain.json"
+printf '[{"consumer":"chmuheat","rounds":5,"entries":5,"drain_ns_per_entry":2},{"consumer":"chmuheat --by cgroup","rounds":5,"entries":5,"drain_ns_per_entry":3}]\n' >"$r/attr/attrib.json"
 printf '%s\n%s\n' '{"monitor":"CHMU, exact (chmutop)","recall64":1.000,"ratio64":1.000}' \
 	'{"monitor":"DAMON paddr, default attributes","recall64":0.016,"ratio64":0.022}' >"$r/a0/rows.json"
 printf '%s' '{"monitor":"CHMU, cms (chmutop)","recall64":0.390,"ratio64":0.700}' >"$r/a1/rows.json"
@@ -27,6 +28,10 @@ jq -e . >/dev/null <<<"$out" || fail "not valid JSON: $out"
 expect_eq "$(jq -c '[.version, (.chmu | length), (.accuracy | length), (.shift | length), (.scale | length)]' <<<"$out")" \
 	"[1,2,3,2,3]" "version and rows per array"
 expect_eq "$(jq -c '[.shift[].epochs_to_90]' <<<"$out")" "[1,-1]" "shift rows"
+expect_eq "$(jq -c '[.attribution[] | [.consumer, .drain_ns_per_entry]]' <<<"$out")" \
+	'[["chmuheat",2],["chmuheat --by cgroup",3]]' "attribution rows"
+rm "$r/attr/attrib.json"
+expect_eq "$(bench/results-json.sh "$r" | jq -c .attribution)" "[]" "no attribution boot: an empty array"
 expect_eq "$(jq -c '[.promotion[] | [.policy, .t90_ms]]' <<<"$out")" '[["dram",500],["chmu",2000]]' "promotion rows"
 expect_eq "$(jq -r '.chmu[1] | "\(.tracker) \(.ratio) \(.epoch_hot) \(.epoch_end_ns)"' <<<"$out")" \
 	"t1 0.9 16383 107000" "a chmu row with its epoch-end fields"

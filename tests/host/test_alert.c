@@ -211,10 +211,14 @@ static void test_full_reclaim(void)
 	CHECK(obs(&t, &a, 0, 300, NULL) == 1);
 	CHECK(obs(&t, &b, 0.2, 300, NULL) == 1);
 	CHECK(obs(&t, &n, 0.5, 300, NULL) == 0 && t.full == 1);	/* both current */
-	CHECK(obs(&t, &n, 5, 300, NULL) == 0 && t.full == 2);	/* in their hold-off */
-	CHECK(t.reclaimed == 0);
+	CHECK(t.sweeps == 1);
+	/* within a step of the window (1/16 s): no sweep again */
+	CHECK(obs(&t, &n, 0.52, 300, NULL) == 0 && t.full == 2 && t.sweeps == 1);
+	CHECK(obs(&t, &n, 0.55, 300, NULL) == 0 && t.full == 3 && t.sweeps == 1);
+	CHECK(obs(&t, &n, 5, 300, NULL) == 0 && t.full == 4);	/* in their hold-off */
+	CHECK(t.reclaimed == 0 && t.sweeps == 2);
 	/* past the window and the hold-off: both can go */
-	CHECK(obs(&t, &n, 10.5, 300, NULL) == 1 && t.full == 2);
+	CHECK(obs(&t, &n, 10.5, 300, NULL) == 1 && t.full == 4);
 	CHECK(t.reclaimed == 2 && t.used == 1);
 	/* a dropped key comes back as new: armed */
 	CHECK(obs(&t, &a, 10.6, 300, NULL) == 1);
@@ -229,6 +233,14 @@ static void test_full_reclaim(void)
 	CHECK(obs(&t, &a, 0.95, 300, NULL) == 0);	/* a again: still disarmed */
 	CHECK(obs(&t, &n, 1.5, 300, NULL) == 1 && t.reclaimed == 1);
 	CHECK(obs(&t, &b, 1.6, 300, NULL) == 0 && t.full == 2);	/* a and n current */
+	alert_free(&t);
+
+	/* -L 0: a disarmed key never re-arms, so it is never dropped */
+	c.rearm = 0;
+	CHECK(alert_init(&t, &c, 1) == 0);
+	CHECK(obs(&t, &a, 0, 300, NULL) == 1);
+	CHECK(obs(&t, &n, 5, 300, NULL) == 0 && t.full == 1 && t.reclaimed == 0);
+	CHECK(obs(&t, &a, 6, 300, NULL) == 0);	/* still disarmed */
 	alert_free(&t);
 }
 

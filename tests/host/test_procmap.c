@@ -6,12 +6,15 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +35,16 @@ static uint64_t pfn_of(void *p)
 	return (e >> 63) ? e & ((1ULL << 55) - 1) : 0;
 }
 
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int a = 0, b = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &a, &b) != 2)
+		return false;
+	return a > major || (a == major && b >= minor);
+}
+
 static void test_parse(void)
 {
 	pid_t p[4];
@@ -46,7 +59,7 @@ static void test_parse(void)
 	CHECK(procmap_parse_pids("1,2,3,4,5", p, 4) == -EINVAL);
 }
 
-static void test_scan(void)
+static void test_scan(bool no_ioctl)
 {
 	long psz = sysconf(_SC_PAGESIZE);
 	char *shared = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -87,9 +100,12 @@ static void test_scan(void)
 	r[0] = (struct procmap_range){ ps < pm ? ps : pm, (ps < pm ? ps : pm) + 1 };
 	r[1] = (struct procmap_range){ ps < pm ? pm : ps, (ps < pm ? pm : ps) + 1 };
 	CHECK(!procmap_init(&m, 16, r, 2));
+	m.no_scan_ioctl = no_ioctl;
 	CHECK(!procmap_scan(&m, "/proc", getpid()));
 	CHECK(!procmap_scan(&m, "/proc", child));
 	CHECK(m.used == 2);
+	/* PAGEMAP_SCAN from Linux 6.7 on, unless told not to */
+	CHECK(m.ioctl_scans == (no_ioctl || !kernel_at_least(6, 7) ? 0 : 2));
 	CHECK(procmap_lookup(&m, ps, &pid) == 2 && pid == getpid());
 	CHECK(procmap_lookup(&m, pm, &pid) == 1 && pid == getpid());
 	CHECK(procmap_lookup(&m, pm + 1, &pid) == 0 && pid == 0);
@@ -100,16 +116,25 @@ static void test_scan(void)
 		procmap_unit(&m, ps, 1, &u);
 		CHECK(u.pid[0] == getpid() && u.pages[0] == 1 && u.shared == 1 &&
 		      u.none == 0 && u.pid[1] == 0);
-		/* pm and the frame after it: one page mine, one nobody's */
-		procmap_unit(&m, pm, 2, &u);
+		procmap_unit(&m, pm, 1, &u);
 		CHECK(u.pid[0] == getpid() && u.pages[0] == 1 && u.shared == 0 &&
-		      u.none == 1);
+		      u.none == 0);
+		/* a frame outside the ranges: nobody's */
+		procmap_unit(&m, (ps > pm ? ps : pm) + 1, 1, &u);
+		CHECK(u.pid[0] == 0 && u.none == 1);
 	}
 	/* only frames in the ranges, and at most max of them */
 	procmap_free(&m);
 	CHECK(!procmap_init(&m, 1, r, 2));
+	m.no_scan_ioctl = no_ioctl;
 	CHECK(!procmap_scan(&m, "/proc", getpid()));
 	CHECK(m.used == 1 && m.skipped == 1);
+	/* a budget of one pagemap entry: the scan stops, counted */
+	procmap_reset(&m);
+	m.budget = 1;
+	CHECK(!procmap_scan(&m, "/proc", getpid()));
+	CHECK(m.truncated == 1 && m.scanned == 1);
+	m.budget = 0;
 	procmap_reset(&m);
 	CHECK(m.used == 0 && procmap_lookup(&m, ps, &pid) == 0);
 	procmap_free(&m);
@@ -126,6 +151,7 @@ static void test_scan(void)
 int main(void)
 {
 	test_parse();
-	test_scan();
+	test_scan(false);	/* PAGEMAP_SCAN where the kernel has it */
+	test_scan(true);	/* every mapping, as before Linux 6.7 */
 	return check_report("test_procmap");
 }

@@ -158,7 +158,10 @@ static void account(struct alert_table *t, struct alert_state *s, double now,
 static bool idle(const struct alert_table *t, const struct alert_state *s,
 		 double now)
 {
-	return alert_value(t, s, now) <= 0 &&
+	double v = alert_value(t, s, now);
+
+	/* with -L 0 a disarmed key never re-arms: it has that to remember */
+	return v <= 0 && (s->armed || v < t->cfg.rearm) &&
 	       (s->last_alert < 0 || now - s->last_alert >= t->cfg.holdoff);
 }
 
@@ -168,13 +171,16 @@ static bool reclaim(struct alert_table *t, double now)
 	struct alert_table n = *t;
 	size_t i;
 
-	if (t->reclaim_t > 0 && now - t->reclaim_t < t->cfg.window / ALERT_BUCKETS)
+	if (t->sweeps && now - t->reclaim_t < t->cfg.window / ALERT_BUCKETS)
 		return false;	/* swept a moment ago: not once per entry */
 	t->reclaim_t = now;
+	t->sweeps++;
 	n.v = calloc(n.cap, sizeof(*n.v));
 	if (!n.v)
 		return false;
 	n.used = 0;
+	n.reclaim_t = now;
+	n.sweeps = t->sweeps;
 	for (i = 0; i < t->cap; i++) {
 		if (!t->v[i].used)
 			continue;

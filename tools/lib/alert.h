@@ -64,7 +64,8 @@ struct alert_table {
 	size_t cap, used, max;	/* slots, keys, most keys */
 	uint64_t alerts, suppressed, rearms, full;
 	uint64_t reclaimed;	/* keys dropped to make room (alert_observe) */
-	double reclaim_t;	/* when the table was last swept for room */
+	uint64_t sweeps;	/* times the full table was swept for room */
+	double reclaim_t;	/* when it was last swept */
 };
 
 struct alert_event {

@@ -36,6 +36,18 @@ struct chmu_owners {
 };
 
 /*
+ * The CXL regions that interleave, for the drain's attribution: a unit's
+ * HPA range from its first byte is contiguous only up to the end of its
+ * granule there (tools fill chmu_owner_regions and chmu_owner_nregions).
+ */
+#define CHMU_OWNER_REGIONS	16
+
+struct chmu_owner_region {
+	__u64 start, size;	/* HPA */
+	__u64 gran;		/* interleave granularity */
+};
+
+/*
  * A unit's main owner (most pages; ties: the first found) as one key, for
  * the tools that aggregate by owner at the drain: a cgroup2 id, or one of
  * these (ids are inode numbers, never this large).

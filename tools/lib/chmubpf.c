@@ -117,16 +117,63 @@ static bool raw_tps_exist(void)
 	return ok;
 }
 
-/* Can tp_btf programs attach: @btf has every tracepoint's btf_trace_ type. */
-static bool tp_btf_possible(const struct btf *btf)
+/*
+ * The kernel's BTF object of module @name (an fd), or -1: the one that
+ * describes its types to programs attaching there.
+ */
+static int module_btf_fd(const char *name)
 {
+	__u32 id = 0;
+
+	while (!bpf_btf_get_next_id(id, &id)) {
+		struct bpf_btf_info info = {};
+		__u32 len = sizeof(info);
+		char n[64] = "";
+		int fd = bpf_btf_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		info.name = (uintptr_t)n;
+		info.name_len = sizeof(n);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && !strcmp(n, name))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/*
+ * Can tp_btf programs attach: as libbpf-tools probe it, by loading one.
+ * A program that does nothing, of type tracing for a raw tracepoint, on
+ * each tracepoint's btf_trace_ type in @btf (the module's, @mod_fd its
+ * kernel object; -1 for a built-in driver's, in the kernel's BTF): the
+ * kernel checks the target as it would the tools' programs.
+ */
+static bool tp_btf_possible(const struct btf *btf, int mod_fd)
+{
+	static const struct bpf_insn prog[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
 	unsigned int i;
 	char name[128];
 
 	for (i = 0; i < CHMU_NR_TPS; i++) {
+		LIBBPF_OPTS(bpf_prog_load_opts, o,
+			    .expected_attach_type = BPF_TRACE_RAW_TP);
+		int id, fd;
+
 		snprintf(name, sizeof(name), "btf_trace_%s", chmu_tps[i]);
-		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) <= 0)
+		id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+		if (id <= 0)
 			return false;
+		o.attach_btf_id = id;
+		if (mod_fd >= 0)
+			o.attach_btf_obj_fd = mod_fd;
+		fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", prog, 2, &o);
+		if (fd < 0)
+			return false;
+		close(fd);
 	}
 	return true;
 }
@@ -167,7 +214,15 @@ bool chmu_env_ok(const char *tool, bool *tp_btf)
 		fprintf(stderr, "%s: %s: the tools and the driver do not match\n", tool, why);
 		goto out;
 	}
-	*tp_btf = !getenv("CHMU_RAW_TP") && tp_btf_possible(btf ?: vmlinux);
+	*tp_btf = false;
+	if (!getenv("CHMU_RAW_TP")) {
+		int mod_fd = btf ? module_btf_fd("cxl_hmu") : -1;
+
+		if (!btf || mod_fd >= 0)
+			*tp_btf = tp_btf_possible(btf ?: vmlinux, mod_fd);
+		if (mod_fd >= 0)
+			close(mod_fd);
+	}
 	ok = true;
 out:
 	btf__free(btf);
@@ -233,8 +288,8 @@ bool chmu_owner_check(const char *tool, struct bpf_map *q,
 	int fd, err;
 
 	if (!want) {
-		fprintf(stderr, "%s: cannot find our own cgroup under %s\n", tool,
-			owner_names_mount(names));
+		fprintf(stderr, "%s: no memory cgroup of ours on the cgroup2 hierarchy at %s (the memory controller on cgroup v1?)\n",
+			tool, owner_names_mount(names));
 		return false;
 	}
 	page = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -281,4 +336,27 @@ struct owner_names *chmu_owner_names(const char *tool)
 	}
 	owner_regions_load(n, CHMU_SYSFS_DEVICES);
 	return n;
+}
+
+int chmu_owner_regions_sync(struct owner_names *names, struct bpf_map *regions,
+			    __u32 *nregions)
+{
+	struct chmu_owner_region v[CHMU_OWNER_REGIONS];
+	int fd = bpf_map__fd(regions), err;
+	__u32 k, n;
+
+	err = owner_regions_load(names, CHMU_SYSFS_DEVICES);
+	if (err)
+		return err;
+	n = owner_interleaved(names, v, CHMU_OWNER_REGIONS);
+	/* shrink first, then write: a drain meanwhile sees a subset */
+	if (n < *nregions)
+		*nregions = n;
+	for (k = 0; k < n; k++) {
+		err = bpf_map_update_elem(fd, &k, &v[k], 0);
+		if (err)
+			return err;
+	}
+	*nregions = n;
+	return 0;
 }

@@ -33,9 +33,10 @@ bool chmu_output_broken(const char *tool, FILE *f);
  * chmu_hotlist_batch tracepoint (tracefs need not be mounted), and the
  * driver's module BTF with the tracepoint types as the programs read them
  * (chmu_btf_types_ok()). On failure it prints "TOOL: reason" and returns
- * false. *tp_btf says whether tp_btf programs can attach (the module BTF
- * has the tracepoint's type), else raw_tp; CHMU_RAW_TP=1 in the
- * environment forces raw_tp.
+ * false. *tp_btf says whether tp_btf programs can attach (probed as
+ * libbpf-tools do: a program that does nothing, loaded for each
+ * tracepoint's btf_trace_ type in the driver's BTF), else raw_tp;
+ * CHMU_RAW_TP=1 in the environment forces raw_tp.
  */
 bool chmu_env_ok(const char *tool, bool *tp_btf);
 
@@ -62,6 +63,14 @@ bool chmu_owner_check(const char *tool, struct bpf_map *q,
  * interleave loaded; NULL, with "TOOL: reason" printed, if there is none.
  */
 struct owner_names *chmu_owner_names(const char *tool);
+
+/*
+ * The CXL regions read again, and those that interleave written to the
+ * tool's map @regions (chmu_owner_regions) and *@nregions (its .bss
+ * chmu_owner_nregions), for the drain's attribution. 0 or -errno.
+ */
+int chmu_owner_regions_sync(struct owner_names *names, struct bpf_map *regions,
+			    __u32 *nregions);
 
 /* Keep the tp_btf or the raw_tp program of a pair, not both. */
 void chmu_pick_prog(struct bpf_program *btf, struct bpf_program *raw,

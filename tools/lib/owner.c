@@ -30,7 +30,7 @@ static int share_cmp(const void *a, const void *b)
 		return x->pages > y->pages ? -1 : 1;
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
-	return x->cgid < y->cgid ? -1 : x->cgid > y->cgid;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 size_t owner_shares(const struct chmu_owners *o, struct owner_share *out,
@@ -41,15 +41,15 @@ size_t owner_shares(const struct chmu_owners *o, struct owner_share *out,
 
 	for (int k = 0; k < CHMU_OWNERS; k++)
 		if (o->cgid[k] && o->pages[k])
-			v[n++] = (struct owner_share){ OWNER_CGROUP, o->cgid[k], o->pages[k] };
+			v[n++] = (struct owner_share){ OWNER_CGROUP, o->cgid[k], o->pages[k], k };
 	if (o->other)
-		v[n++] = (struct owner_share){ OWNER_OTHER, 0, o->other };
+		v[n++] = (struct owner_share){ OWNER_OTHER, 0, o->other, 0 };
 	if (o->free)
-		v[n++] = (struct owner_share){ OWNER_FREE, 0, o->free };
+		v[n++] = (struct owner_share){ OWNER_FREE, 0, o->free, 0 };
 	if (o->kernel)
-		v[n++] = (struct owner_share){ OWNER_KERNEL, 0, o->kernel };
+		v[n++] = (struct owner_share){ OWNER_KERNEL, 0, o->kernel, 0 };
 	if (o->none || !n)
-		v[n++] = (struct owner_share){ OWNER_NONE, 0, o->none };
+		v[n++] = (struct owner_share){ OWNER_NONE, 0, o->none, 0 };
 	qsort(v, n, sizeof(v[0]), share_cmp);
 	for (i = 0; i < n && i < max; i++)
 		out[i] = v[i];
@@ -71,7 +71,7 @@ struct owner_names {
 	size_t nreg;
 	struct owner_name *v;
 	size_t n, cap;
-	bool sorted, walked;	/* walked: since the last expiry */
+	bool walked;		/* since the last expiry */
 	char unknown[48];
 };
 
@@ -145,9 +145,23 @@ void owner_names_free(struct owner_names *n)
 	free(n);
 }
 
+static const struct owner_name *lookup(struct owner_names *n, uint64_t id);
+
 int owner_names_add(struct owner_names *n, uint64_t id, const char *path)
 {
+	struct owner_name *e = (struct owner_name *)lookup(n, id);
 	char *p;
+
+	if (e) {	/* known: the path it has now (a cgroup can be renamed) */
+		if (strcmp(e->path, path)) {
+			p = strdup(path);
+			if (!p)
+				return -ENOMEM;
+			free(e->path);
+			e->path = p;
+		}
+		return 0;
+	}
 
 	if (n->n == n->cap) {
 		size_t cap = n->cap ? 2 * n->cap : 64;
@@ -161,8 +175,21 @@ int owner_names_add(struct owner_names *n, uint64_t id, const char *path)
 	p = strdup(path);
 	if (!p)
 		return -ENOMEM;
-	n->v[n->n++] = (struct owner_name){ id, p };
-	n->sorted = false;
+	{	/* kept sorted by id: its place */
+		size_t lo = 0, hi = n->n;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (n->v[mid].id < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		memmove(&n->v[lo + 1], &n->v[lo], (n->n - lo) * sizeof(n->v[0]));
+		n->v[lo] = (struct owner_name){ id, p };
+		n->n++;
+	}
 	return 0;
 }
 
@@ -201,18 +228,22 @@ static void walk(struct owner_names *n, int fd, const char *path, int depth)
 
 static uint64_t read_u64(const char *dir, const char *name, const char *attr)
 {
-	char path[PATH_MAX + 600];
+	char path[PATH_MAX + 600], buf[64], *end;
 	unsigned long long v;
 	FILE *f;
-	int ok;
+	bool ok;
 
 	snprintf(path, sizeof(path), "%s/%s/%s", dir, name, attr);
 	f = fopen(path, "r");
 	if (!f)
 		return UINT64_MAX;
-	ok = fscanf(f, "%lli", &v) == 1;
+	ok = fgets(buf, sizeof(buf), f) != NULL;
 	fclose(f);
-	return ok ? v : UINT64_MAX;
+	if (!ok)
+		return UINT64_MAX;
+	errno = 0;
+	v = strtoull(buf, &end, 0);	/* decimal or 0x hex, all 64 bits */
+	return errno || end == buf ? UINT64_MAX : v;
 }
 
 int owner_regions_load(struct owner_names *n, const char *dir)
@@ -263,14 +294,16 @@ uint64_t owner_contig(const struct owner_names *n, uint64_t hpa)
 	return UINT64_MAX;
 }
 
-uint64_t owner_contig_min(const struct owner_names *n)
+size_t owner_interleaved(const struct owner_names *n,
+			 struct chmu_owner_region *out, size_t max)
 {
-	uint64_t m = UINT64_MAX;
+	size_t k = 0;
 
-	for (size_t i = 0; i < n->nreg; i++)
-		if (n->reg[i].gran && n->reg[i].gran < m)
-			m = n->reg[i].gran;
-	return m;
+	for (size_t i = 0; i < n->nreg && k < max; i++)
+		if (n->reg[i].gran)
+			out[k++] = (struct chmu_owner_region){
+				n->reg[i].start, n->reg[i].size, n->reg[i].gran };
+	return k;
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -284,10 +317,6 @@ static const struct owner_name *lookup(struct owner_names *n, uint64_t id)
 {
 	struct owner_name key = { id, NULL };
 
-	if (!n->sorted) {
-		qsort(n->v, n->n, sizeof(n->v[0]), name_cmp);
-		n->sorted = true;
-	}
 	return n->n ? bsearch(&key, n->v, n->n, sizeof(n->v[0]), name_cmp) : NULL;
 }
 
@@ -298,11 +327,13 @@ const char *owner_name(struct owner_names *n, uint64_t id)
 
 	if (!e && !n->walked) {
 		n->walked = true;
+		/*
+		 * Added to what is known, never cleared: a removed cgroup's
+		 * pages can still be charged to it, and its id keeps its path
+		 */
 		fd = open(n->mount, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0) {
-			names_clear(n);
+		if (fd >= 0)
 			walk(n, fd, "/", 0);
-		}
 		e = lookup(n, id);
 	}
 	if (e)
@@ -316,10 +347,27 @@ void owner_names_expire(struct owner_names *n)
 	n->walked = false;
 }
 
+/* Does directory @dir list "memory" in its cgroup.controllers */
+static bool has_memory(const char *dir)
+{
+	char path[2 * PATH_MAX + 64], word[64];
+	bool yes = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (!yes && fscanf(f, "%63s", word) == 1)
+		yes = !strcmp(word, "memory");
+	fclose(f);
+	return yes;
+}
+
 uint64_t owner_self_cgroup(struct owner_names *n)
 {
 	FILE *f = fopen("/proc/self/cgroup", "r");
-	char line[PATH_MAX + 16], path[2 * PATH_MAX + 32];
+	char line[PATH_MAX + 16], path[2 * PATH_MAX + 32], *rel = NULL, *slash;
 	struct stat st;
 	uint64_t id = 0;
 
@@ -327,15 +375,35 @@ uint64_t owner_self_cgroup(struct owner_names *n)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
 		/* cgroup2: "0::/path" */
-		if (strncmp(line, "0::", 3))
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(path, sizeof(path), "%s%s", n->mount, line + 3);
-		if (!stat(path, &st))
-			id = st.st_ino;
-		break;
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = '\0';
+			rel = line + 3;
+			break;
+		}
 	}
 	fclose(f);
+	if (!rel || *rel != '/')
+		return 0;
+	/*
+	 * The nearest cgroup that has a memory controller of its own (the
+	 * parent enabled it): it is charged for our pages. None, not even
+	 * the root: memory cgroups are not on this hierarchy (cgroup v1).
+	 */
+	for (;;) {
+		snprintf(path, sizeof(path), "%s%s", n->mount, rel);
+		if (has_memory(path)) {
+			if (!stat(path, &st))
+				id = st.st_ino;
+			break;
+		}
+		if (!strcmp(rel, "/"))
+			break;
+		slash = strrchr(rel, '/');
+		if (slash == rel)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
 	return id;
 }
 

@@ -14,12 +14,15 @@
 #include <stdio.h>
 #include "chmuabi.h"
 
-/* What owns a share of a unit: a cgroup, or why no cgroup does */
+/*
+ * What owns a share of a unit: a cgroup, or why no cgroup does. In this
+ * order where shares are equal, as the BPF programs pick a main owner.
+ */
 enum owner_kind {
 	OWNER_CGROUP,
-	OWNER_OTHER,	/* cgroups past the CHMU_OWNERS told apart */
 	OWNER_FREE,	/* "free" */
 	OWNER_KERNEL,	/* "kernel" */
+	OWNER_OTHER,	/* cgroups past the CHMU_OWNERS told apart */
 	OWNER_NONE,	/* "-": not online memory (or no struct page) */
 };
 
@@ -27,14 +30,16 @@ struct owner_share {
 	int kind;
 	uint64_t cgid;		/* OWNER_CGROUP */
 	uint32_t pages;
+	int idx;		/* cgroups: in the order the pages were walked */
 };
 
 /* Pages of the unit looked at (all but the unwalked) */
 uint32_t owner_pages(const struct chmu_owners *o);
 
 /*
- * The unit's owners, most pages first (ties: cgroups by id, then free,
- * kernel, none), into @out (at most @max); returns how many. A unit with
+ * The unit's owners, most pages first (ties: cgroups in the order found,
+ * then free, kernel, other, none: the main owner is the BPF programs'),
+ * into @out (at most @max); returns how many. A unit with
  * no page looked at has one owner, none, of 0 pages.
  */
 size_t owner_shares(const struct chmu_owners *o, struct owner_share *out,
@@ -61,7 +66,11 @@ void owner_names_expire(struct owner_names *n);
 /* Add a path for @id by hand (tests; a tree that is not mounted) */
 int owner_names_add(struct owner_names *n, uint64_t id, const char *path);
 
-/* The cgroup2 id of the calling process's cgroup, 0 if unknown */
+/*
+ * The cgroup2 id of the cgroup charged for the calling process's memory:
+ * its own, or its nearest ancestor with a memory controller of its own;
+ * 0 if unknown, or if memory cgroups are not on the cgroup2 hierarchy.
+ */
 uint64_t owner_self_cgroup(struct owner_names *n);
 
 /*
@@ -73,8 +82,9 @@ uint64_t owner_self_cgroup(struct owner_names *n);
  */
 int owner_regions_load(struct owner_names *n, const char *dir);
 uint64_t owner_contig(const struct owner_names *n, uint64_t hpa);
-/* The smallest interleave granularity of the regions, UINT64_MAX if none */
-uint64_t owner_contig_min(const struct owner_names *n);
+/* The regions that interleave, into @out (at most @max); how many */
+size_t owner_interleaved(const struct owner_names *n,
+			 struct chmu_owner_region *out, size_t max);
 
 /* The name of a CHMU_KEY: a cgroup's path, "free", "kernel", "-", "other" */
 const char *owner_key_name(struct owner_names *n, uint64_t key);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 
 #include "procmap.h"
 
@@ -32,6 +33,8 @@ void procmap_reset(struct procmap *m)
 	m->used = 0;
 	m->skipped = 0;
 	m->scanned = 0;
+	m->truncated = 0;
+	m->ioctl_scans = 0;
 }
 
 void procmap_free(struct procmap *m)
@@ -112,12 +115,68 @@ static void add(struct procmap *m, uint64_t pfn, pid_t pid)
 	m->used++;
 }
 
-int procmap_scan(struct procmap *m, const char *proc, pid_t pid)
+/* PAGEMAP_SCAN (Linux 6.7, uapi linux/fs.h), for older headers */
+struct pm_region {
+	uint64_t start, end, categories;
+};
+
+struct pm_scan_arg_ {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+
+#define PM_SCAN		_IOWR('f', 16, struct pm_scan_arg_)
+#define PM_IS_PRESENT	(1 << 3)
+
+/*
+ * The pagemap entries of [@lo, @hi) of the process of @fd: frames in the
+ * ranges added, at most *@budget entries read (what is left of it
+ * returned there). 0, or -1 when the pagemap cannot be read further.
+ */
+static int read_range(struct procmap *m, int fd, pid_t pid, uint64_t lo,
+		      uint64_t hi, long psz, uint64_t *budget, bool *any_present,
+		      bool *any_pfn)
 {
 	static uint64_t buf[PM_CHUNK];
+
+	for (uint64_t va = lo; va < hi;) {
+		size_t n = (hi - va) / psz, i;
+		ssize_t got;
+
+		if (!*budget) {
+			m->truncated++;
+			return -1;
+		}
+		if (n > PM_CHUNK)
+			n = PM_CHUNK;
+		if (n > *budget)
+			n = *budget;
+		got = pread(fd, buf, n * sizeof(buf[0]), (off_t)(va / psz) * sizeof(buf[0]));
+		if (got <= 0)
+			return -1;
+		n = got / sizeof(buf[0]);
+		for (i = 0; i < n; i++) {
+			if (!(buf[i] & PM_PRESENT))
+				continue;
+			*any_present = true;
+			if (!(buf[i] & PM_PFN_MASK))
+				continue;
+			*any_pfn = true;
+			add(m, buf[i] & PM_PFN_MASK, pid);
+		}
+		m->scanned += n;
+		*budget -= n;
+		va += n * psz;
+	}
+	return 0;
+}
+
+int procmap_scan(struct procmap *m, const char *proc, pid_t pid)
+{
 	long psz = sysconf(_SC_PAGESIZE);
+	uint64_t budget = m->budget ? m->budget : PROCMAP_BUDGET, lo = UINT64_MAX, hi = 0;
+	bool any_pfn = false, any_present = false, scanned = false;
 	char path[256], line[512];
-	bool any_pfn = false, any_present = false;
 	FILE *maps;
 	int fd;
 
@@ -131,36 +190,63 @@ int procmap_scan(struct procmap *m, const char *proc, pid_t pid)
 		fclose(maps);
 		return -ESRCH;
 	}
+	/* the span of its mappings ([vsyscall] lies outside user space) */
 	while (fgets(line, sizeof(line), maps)) {
-		unsigned long long lo, hi;
+		unsigned long long a, b;
 
-		/* continuation of a line longer than the buffer: skip */
-		if (sscanf(line, "%llx-%llx", &lo, &hi) != 2 || hi <= lo ||
+		if (sscanf(line, "%llx-%llx", &a, &b) != 2 || b <= a ||
 		    strstr(line, "[vsyscall]"))
 			continue;
-		for (uint64_t va = lo; va < hi;) {
-			size_t n = (hi - va) / psz, i;
-			ssize_t got;
+		if (a < lo)
+			lo = a;
+		if (b > hi)
+			hi = b;
+	}
+	/*
+	 * The present pages' ranges from PAGEMAP_SCAN (Linux 6.7): pagemap
+	 * read for them only, whatever the mappings' size (a reservation of
+	 * terabytes costs nothing)
+	 */
+	if (!m->no_scan_ioctl && lo < hi) {
+		struct pm_region vec[256];
+		struct pm_scan_arg_ a = {
+			.size = sizeof(a), .start = lo, .end = hi,
+			.vec = (uintptr_t)vec, .vec_len = 256,
+			.category_mask = PM_IS_PRESENT, .return_mask = PM_IS_PRESENT,
+		};
 
-			if (n > PM_CHUNK)
-				n = PM_CHUNK;
-			got = pread(fd, buf, n * sizeof(buf[0]), (off_t)(va / psz) * sizeof(buf[0]));
-			if (got <= 0)
+		for (;;) {
+			int r = ioctl(fd, PM_SCAN, &a);
+
+			if (r < 0)
 				break;
-			n = got / sizeof(buf[0]);
-			for (i = 0; i < n; i++) {
-				if (!(buf[i] & PM_PRESENT))
-					continue;
-				any_present = true;
-				if (!(buf[i] & PM_PFN_MASK))
-					continue;
-				any_pfn = true;
-				add(m, buf[i] & PM_PFN_MASK, pid);
-			}
-			m->scanned += n;
-			va += n * psz;
+			if (!scanned)
+				m->ioctl_scans++;
+			scanned = true;
+			for (int i = 0; i < r; i++)
+				if (read_range(m, fd, pid, vec[i].start, vec[i].end, psz,
+					       &budget, &any_present, &any_pfn))
+					goto out;
+			if (a.walk_end >= a.end || a.walk_end <= a.start)
+				break;
+			a.start = a.walk_end;
 		}
 	}
+	/* An older kernel: every mapping, within the budget */
+	if (!scanned) {
+		rewind(maps);
+		while (fgets(line, sizeof(line), maps)) {
+			unsigned long long a, b;
+
+			if (sscanf(line, "%llx-%llx", &a, &b) != 2 || b <= a ||
+			    strstr(line, "[vsyscall]"))
+				continue;
+			if (read_range(m, fd, pid, a, b, psz, &budget, &any_present,
+				       &any_pfn))
+				break;
+		}
+	}
+out:
 	close(fd);
 	fclose(maps);
 	return any_present && !any_pfn ? -EPERM : 0;

@@ -27,6 +27,10 @@ struct procmap {
 	size_t cap, used, max;	/* slots, frames, most frames kept */
 	uint64_t skipped;	/* frames not kept: the table was full */
 	uint64_t scanned;	/* pagemap entries read */
+	uint64_t truncated;	/* processes whose scan hit the budget */
+	uint64_t ioctl_scans;	/* processes scanned through PAGEMAP_SCAN */
+	uint64_t budget;	/* pagemap entries per process, 0: PROCMAP_BUDGET */
+	bool no_scan_ioctl;	/* read every mapping (tests: as before 6.7) */
 	const struct procmap_range *ranges;
 	size_t nranges;
 };
@@ -40,9 +44,15 @@ int procmap_init(struct procmap *m, size_t max, const struct procmap_range *rang
 void procmap_reset(struct procmap *m);
 void procmap_free(struct procmap *m);
 
+/* pagemap entries read per process at most (32 MiB of them: 16 GiB mapped) */
+#define PROCMAP_BUDGET (1ULL << 22)
+
 /*
  * Add the present pages of process @pid (its files under @proc, "/proc")
- * whose frames are in the ranges; each process once per reset. 0; -ESRCH if the process is gone;
+ * whose frames are in the ranges; each process once per reset. Where
+ * the kernel has PAGEMAP_SCAN (6.7), pagemap is read for its present
+ * pages only; else for every mapping. At most budget entries are read (a
+ * process past it counts in truncated). 0; -ESRCH if the process is gone;
  * -EPERM if pagemap gives no frame numbers (CAP_SYS_ADMIN).
  */
 int procmap_scan(struct procmap *m, const char *proc, pid_t pid);
