@@ -61,13 +61,86 @@ attachments() {
 # wait_attached WHAT COUNT: wait until attachments() exceeds COUNT (BPF
 # loads slowly under TCG, bpftrace's most of all), then for the
 # consumer's remaining attachments and first interval
+# (PID: the consumer, whose end or error output ends the wait)
 wait_attached() {
-	for _ in $(seq 300); do [ "$(attachments)" -gt "$2" ] && break; sleep 0.5; done
-	[ "$(attachments)" -gt "$2" ] || { echo "bench: $1 did not attach" >&2; exit 1; }
+	for _ in $(seq 300); do
+		[ "$(attachments)" -gt "$2" ] && break
+		[ -z "${3-}" ] || kill -0 "$3" 2>/dev/null || break
+		sleep 0.5
+	done
+	[ "$(attachments)" -gt "$2" ] ||
+		{ echo "bench: $1 did not attach: $(cat "$R/consumer.err" 2>/dev/null)" >&2; exit 1; }
 	sleep 2
 }
 
-if [ "$1" = accuracy ] || [ "$1" = shift ] || [ "$1" = promote ]; then
+# measure LABEL [consumer command...]: one run of load() under it on
+# instance $I, appended to $DRAIN_OUT as
+# LABEL|entries|drain_ns|bpf_ns|process_ns (drain and attrib)
+measure() {
+	local label=$1 pid="" b0 b1 c=0 a0
+	shift
+	if [ "${1-}" = perf ]; then
+		shift
+		chmu-perf "$@" -- sleep 600 >/dev/null &
+		pid=$!
+		for _ in $(seq 100); do [ "$(cat $I/owner)" = perf ] && break; sleep 0.1; done
+		[ "$(cat $I/owner)" = perf ] || { echo "bench: chmu-perf did not take the instance" >&2; exit 1; }
+	else
+		echo 1 >$I/enable
+		if [ $# -gt 0 ]; then
+			a0=$(attachments)
+			"$@" >/dev/null 2>"$R/consumer.err" &
+			pid=$!
+			wait_attached "$label" "$a0" "$pid"
+		fi
+	fi
+	local c0=0 c1=0
+	[ -n "$pid" ] && c0=$(cpu_ns "$pid")
+	b0=$(bpf_ns)
+	load
+	sleep 1.5	# the tools' next interval: their user-space share
+	b1=$(bpf_ns)
+	[ -n "$pid" ] && c1=$(cpu_ns "$pid")
+	c=$((c1 - c0))
+	local e d
+	e=$(cat $I/entries)
+	d=$(cat $I/drain_ns)
+	if [ -n "$pid" ]; then
+		kill -INT "$pid" 2>/dev/null || true	# chmu-perf ends its sleep
+		for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	fi
+	[ "$(cat $I/owner)" = sysfs ] && echo 0 >$I/enable
+	echo "$label|$e|$d|$((b1 - b0))|$c" >>"$DRAIN_OUT"
+}
+# drain_medians IN: per consumer, in first-seen order: median entries,
+# median ns per entry (drain, BPF, process) and the range of the
+# drain's, as LABEL|entries|drain|lo|hi|bpf|process|rounds
+drain_medians() {
+	awk -F'|' '
+	function med(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	!($1 in n) { order[++nc] = $1 }
+	{ k = ++n[$1]; E[$1, k] = $2; D[$1, k] = $3 / $2; B[$1, k] = $4 / $2; P[$1, k] = $5 / $2 }
+	END {
+		for (c = 1; c <= nc; c++) {
+			l = order[c]; m = n[l]
+			lo = hi = D[l, 1]
+			for (k = 1; k <= m; k++) {
+				e[k] = E[l, k]; d[k] = D[l, k]; b[k] = B[l, k]; p[k] = P[l, k]
+				if (d[k] < lo) lo = d[k]
+				if (d[k] > hi) hi = d[k]
+			}
+			printf "%s|%d|%.1f|%.1f|%.1f|%.1f|%.1f|%d\n", l, med(e, m), med(d, m), lo, hi, med(b, m), med(p, m), m
+		}
+	}' "$1"
+}
+
+if [ "$1" = accuracy ] || [ "$1" = shift ] || [ "$1" = promote ] || [ "$1" = attrib ]; then
 	eval "$(chmu-region create -m mem0 --ram)"
 else
 	eval "$(chmu-region create -m mem0 --devdax)"
@@ -141,50 +214,11 @@ drain)
 	echo 12 >$I/unit_shift
 	echo 256 >$I/fill_threshold
 	load() { chmu-workload stream --dax "$DEV" --size 2M --passes "${BENCH_DRAIN_PASSES:-4}" >/dev/null; }
-	# measure LABEL [consumer command...]: one run of the load under it,
-	# appended to drain.txt as LABEL|entries|drain_ns|bpf_ns|process_ns
-	measure() {
-		local label=$1 pid="" b0 b1 c=0 a0
-		shift
-		if [ "${1-}" = perf ]; then
-			shift
-			chmu-perf "$@" -- sleep 600 >/dev/null &
-			pid=$!
-			for _ in $(seq 100); do [ "$(cat $I/owner)" = perf ] && break; sleep 0.1; done
-			[ "$(cat $I/owner)" = perf ] || { echo "bench: chmu-perf did not take the instance" >&2; exit 1; }
-		else
-			echo 1 >$I/enable
-			if [ $# -gt 0 ]; then
-				a0=$(attachments)
-				"$@" >/dev/null 2>&1 &
-				pid=$!
-				wait_attached "$label" "$a0"
-			fi
-		fi
-		local c0=0 c1=0
-		[ -n "$pid" ] && c0=$(cpu_ns "$pid")
-		b0=$(bpf_ns)
-		load
-		sleep 1.5	# the tools' next interval: their user-space share
-		b1=$(bpf_ns)
-		[ -n "$pid" ] && c1=$(cpu_ns "$pid")
-		c=$((c1 - c0))
-		local e d
-		e=$(cat $I/entries)
-		d=$(cat $I/drain_ns)
-		if [ -n "$pid" ]; then
-			kill -INT "$pid" 2>/dev/null || true	# chmu-perf ends its sleep
-			for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-			kill -KILL "$pid" 2>/dev/null || true
-			wait "$pid" 2>/dev/null || true
-		fi
-		[ "$(cat $I/owner)" = sysfs ] && echo 0 >$I/enable
-		echo "$label|$e|$d|$((b1 - b0))|$c" >>"$R/drain.txt"
-	}
 	# Rounds: every consumer once per round, in the same order, so a
 	# change of pace during the boot spreads over all of them; per
 	# consumer the median of its rounds.
-	: >"$R/drain.txt"
+	DRAIN_OUT=$R/drain.txt
+	: >"$DRAIN_OUT"
 	for ((r = 0; r < ${BENCH_DRAIN_ROUNDS:-5}; r++)); do
 		measure "tracepoints disabled"
 		echo 1 >$T/events/chmu/enable
@@ -200,28 +234,7 @@ drain)
 		measure "bpftrace, chmutop's equivalent" bpftrace bench/chmutop-equivalent.bt
 		measure "perf AUX" perf "cxl_hmu_mem0.0.0/epoch_type=1,access_type=6,hotness_threshold=4,hotness_granual=12/"
 	done
-	# per consumer, in first-seen order: median entries, median ns per
-	# entry (drain, BPF, process) and the range of the drain's
-	awk -F'|' '
-	function med(a, n,   i, j, t) {
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	!($1 in n) { order[++nc] = $1 }
-	{ k = ++n[$1]; E[$1, k] = $2; D[$1, k] = $3 / $2; B[$1, k] = $4 / $2; P[$1, k] = $5 / $2 }
-	END {
-		for (c = 1; c <= nc; c++) {
-			l = order[c]; m = n[l]
-			lo = hi = D[l, 1]
-			for (k = 1; k <= m; k++) {
-				e[k] = E[l, k]; d[k] = D[l, k]; b[k] = B[l, k]; p[k] = P[l, k]
-				if (d[k] < lo) lo = d[k]
-				if (d[k] > hi) hi = d[k]
-			}
-			printf "%s|%d|%.1f|%.1f|%.1f|%.1f|%.1f|%d\n", l, med(e, m), med(d, m), lo, hi, med(b, m), med(p, m), m
-		}
-	}' "$R/drain.txt" >"$R/drain.med"
+	drain_medians "$R/drain.txt" >"$R/drain.med"
 	base=$(awk -F'|' 'NR == 1 { print $3 }' "$R/drain.med")
 	awk -F'|' -v base="$base" '{
 		printf "| %s | %d | %.1f | %.0f-%.0f | %.2f |\n", $1, $2, $3, $4, $5, $3 / base
@@ -231,6 +244,47 @@ drain)
 	}' "$R/drain.med" >"$R/cpu.md"
 	awk -F'|' 'BEGIN { printf "[" } { printf "%s{\"consumer\":\"%s\",\"rounds\":%d,\"entries\":%d,\"drain_ns_per_entry\":%s,\"drain_ns_per_entry_min\":%s,\"drain_ns_per_entry_max\":%s,\"bpf_ns_per_entry\":%s,\"process_ns_per_entry\":%s}", (NR > 1 ? "," : ""), $1, $8, $2, $3, $4, $5, $6, $7 } END { printf "]" }' \
 		"$R/drain.med" >"$R/drain.json"
+	;;
+attrib)
+	# What attribution by cgroup costs per entry: the drain of an always-on
+	# stream over anonymous memory on the CXL node (system RAM), under each
+	# tool without and with attribution, side by side in rounds, as drain
+	# above. chmutop's attribution is per frame, not per entry: its rows
+	# show what a frame costs with every unit of the map attributed.
+	modprobe cxl_hmu
+	I=/sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.0
+	sysctl -q kernel.bpf_stats_enabled=1
+	echo always-on >$I/mode
+	echo 4 >$I/threshold
+	echo 12 >$I/unit_shift
+	echo 256 >$I/fill_threshold
+	load() { chmu-workload stream --node "$NODE" --no-thp --size 2M --passes "${BENCH_DRAIN_PASSES:-4}" >/dev/null; }
+	DRAIN_OUT=$R/attrib.txt
+	: >"$DRAIN_OUT"
+	for ((r = 0; r < ${BENCH_DRAIN_ROUNDS:-5}; r++)); do
+		measure "tracepoints disabled"
+		measure "chmuheat" chmuheat --no-heatmap 1
+		measure "chmuheat --by cgroup" chmuheat --no-heatmap --by cgroup 1
+		measure "chmualert" chmualert -c 1000000 --ringbuf-size 4M 1
+		measure "chmualert --by cgroup" chmualert -c 1000000 --ringbuf-size 4M --by cgroup 1
+		measure "chmu-exporter" chmu-exporter -l 127.0.0.1:9851
+		measure "chmu-exporter --cgroups" chmu-exporter -l 127.0.0.1:9851 --cgroups
+		measure "chmutop" chmutop -b 1
+		measure "chmutop --by cgroup" chmutop -b --by cgroup 1
+		measure "chmutop --by process" chmutop -b --by process 1
+	done
+	drain_medians "$DRAIN_OUT" >"$R/attrib.med"
+	base=$(awk -F'|' 'NR == 1 { print $3 }' "$R/attrib.med")
+	# each row against the bare drain, and the attributing rows against
+	# the same tool's row without attribution (the one before them)
+	awk -F'|' -v base="$base" '{
+		split($1, w, " "); tool = w[1]
+		if ($1 == tool) { plain[tool] = $3; pcpu[tool] = $6 + $7 }
+		extra = ($1 != tool && tool in plain) ? sprintf("%+.1f", ($6 + $7) - pcpu[tool]) : ""
+		printf "| %s | %d | %.1f | %.2f | %.1f | %.1f | %s |\n", $1, $2, $3, $3 / base, $6, $7, extra
+	}' "$R/attrib.med" >"$R/attrib.md"
+	awk -F'|' 'BEGIN { printf "[" } { printf "%s{\"consumer\":\"%s\",\"rounds\":%d,\"entries\":%d,\"drain_ns_per_entry\":%s,\"drain_ns_per_entry_min\":%s,\"drain_ns_per_entry_max\":%s,\"bpf_ns_per_entry\":%s,\"process_ns_per_entry\":%s}", (NR > 1 ? "," : ""), $1, $8, $2, $3, $4, $5, $6, $7 } END { printf "]" }' \
+		"$R/attrib.med" >"$R/attrib.json"
 	;;
 scale)
 	modprobe cxl_hmu

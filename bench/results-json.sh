@@ -25,6 +25,8 @@ for d in "$res"/m*; do
 done | paste -sd,
 printf '],"drain":'
 cat "$res/drain/drain.json"
+printf ',"attribution":'
+if [ -e "$res/attr/attrib.json" ]; then cat "$res/attr/attrib.json"; else printf '[]'; fi
 printf ',"accuracy":['
 rows "$res"/a*/rows.json
 printf '],"shift":['
