@@ -98,23 +98,61 @@ struct walk {
 	__u32 unit_shift;
 };
 
-/* --cgroups: the entry under its unit's main owner, read at the drain */
-static __always_inline void count_owner(struct walk *w, const struct chmu_ent *e)
+/*
+ * --cgroups: the run of entries of one owner being summed, on this CPU
+ * (in a map, not on the walk's stack: the verifier would follow every
+ * value it takes through the loop)
+ */
+struct owner_run {
+	__u64 owner;
+	__u64 entries, counts;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct owner_run);
+} owner_runs SEC(".maps");
+
+static __always_inline void flush_owner(struct walk *w, struct owner_run *run)
 {
 	struct exp_owner_key k = { .inst = w->id };
-	struct chmu_main_owner mo = {};
 	struct exp_owner *o;
 
-	chmu_main_owner(e->hpa, e->nid, 1ULL << (w->unit_shift & 63), &mo);
-	k.owner = mo.key;
-	o = chmu_lookup_init(&owners, &k, &zero_owner);
-	if (!o) {
-		__sync_fetch_and_add(&w->st->owner_dropped, 1);
-		__sync_fetch_and_add(&w->st->owner_dropped_counts, e->count);
+	if (!run->entries)
 		return;
+	k.owner = run->owner;
+	o = chmu_lookup_init(&owners, &k, &zero_owner);
+	if (o) {
+		__sync_fetch_and_add(&o->entries, run->entries);
+		__sync_fetch_and_add(&o->count_sum, run->counts);
+	} else {
+		__sync_fetch_and_add(&w->st->owner_dropped, run->entries);
+		__sync_fetch_and_add(&w->st->owner_dropped_counts, run->counts);
 	}
-	__sync_fetch_and_add(&o->entries, 1);
-	__sync_fetch_and_add(&o->count_sum, e->count);
+	run->entries = run->counts = 0;
+}
+
+/*
+ * --cgroups: the entry under its unit's main owner, read at the drain;
+ * summed over a run of entries of one owner, one map update per run
+ */
+static __always_inline void count_owner(struct walk *w, const struct chmu_ent *e)
+{
+	struct chmu_main_owner mo = {};
+	struct owner_run *run;
+	__u32 zero_key = 0;
+
+	run = bpf_map_lookup_elem(&owner_runs, &zero_key);
+	if (!run)
+		return;
+	chmu_main_owner(e->hpa, e->nid, 1ULL << (w->unit_shift & 63), &mo);
+	if (run->entries && run->owner != mo.key)
+		flush_owner(w, run);
+	run->owner = mo.key;
+	run->entries++;
+	run->counts += e->count;
 }
 
 static long on_entry(__u32 i, void *ctx)
@@ -188,6 +226,18 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	if (by_cgroup)
 		chmu_owner_cache_reset(0);
 	w.st = st;
+	if (by_cgroup) {
+		__u32 zero_key = 0;
+		struct owner_run *run = bpf_map_lookup_elem(&owner_runs, &zero_key);
+
+		if (!run)
+			return 0;
+		run->entries = run->counts = 0;
+		if (nr && w.entries)
+			bpf_loop(nr, on_entry, &w, 0);
+		flush_owner(&w, run);
+		return 0;
+	}
 	if (nr && w.entries)
 		bpf_loop(nr, on_entry, &w, 0);
 	return 0;

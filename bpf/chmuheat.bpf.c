@@ -83,6 +83,10 @@ struct scratch {
 	__u64 cell_entries;
 	__u32 have_region;
 	__u32 have_cell;
+	/* --by cgroup: the run of entries of one owner being summed */
+	struct owner_key ok;
+	struct owner_hist oh;
+	__u32 have_owner;
 };
 
 struct {
@@ -105,30 +109,54 @@ struct walk {
 	__u32 unit_shift;
 };
 
-/*
- * --by cgroup: the entry in the histogram of its unit's main owner, read
- * at the drain (online memory only: a unit with no node is none).
- */
-static __always_inline void owner_entry(struct walk *w, const struct chmu_ent *e,
-					 __u32 slot)
+static __always_inline void flush_owner(struct scratch *s)
 {
-	struct owner_key k = { .inst = w->id };
-	struct chmu_main_owner mo = {};
 	struct owner_hist *h;
+	int j;
 
-	chmu_main_owner(e->hpa, e->nid, 1ULL << (w->unit_shift & 63), &mo);
-	k.owner = mo.key;
-	k.gen = *(volatile __u32 *)&gen;
-	h = chmu_lookup_init(&owner_hists, &k, &zero_owner_hist);
+	if (!s->have_owner)
+		return;
+	s->have_owner = 0;
+	/* the interval open now, as the cells */
+	s->ok.gen = *(volatile __u32 *)&gen;
+	h = chmu_lookup_init(&owner_hists, &s->ok, &zero_owner_hist);
 	if (!h) {
-		__sync_fetch_and_add(&dropped_owner, 1);
+		__sync_fetch_and_add(&dropped_owner, s->oh.entries);
 		return;
 	}
-	__sync_fetch_and_add(&h->entries, 1);
-	__sync_fetch_and_add(&h->sum, e->count);
-	__sync_fetch_and_add(&h->mixed, mo.mixed);
+	__sync_fetch_and_add(&h->entries, s->oh.entries);
+	__sync_fetch_and_add(&h->sum, s->oh.sum);
+	if (s->oh.mixed)
+		__sync_fetch_and_add(&h->mixed, s->oh.mixed);
+	for (j = 0; j < CHMUHEAT_SLOTS; j++)
+		if (s->oh.slots[j])
+			__sync_fetch_and_add(&h->slots[j], s->oh.slots[j]);
+}
+
+/*
+ * --by cgroup: the entry in the histogram of its unit's main owner, read
+ * at the drain (online memory only: a unit with no node is none); summed
+ * on this CPU over a run of entries of one owner, one map update per run
+ */
+static __always_inline void owner_entry(struct walk *w, struct scratch *s,
+					 const struct chmu_ent *e, __u32 slot)
+{
+	struct chmu_main_owner mo = {};
+
+	chmu_main_owner(e->hpa, e->nid, 1ULL << (w->unit_shift & 63), &mo);
+	if (s->have_owner && s->ok.owner != mo.key)
+		flush_owner(s);
+	if (!s->have_owner) {
+		__builtin_memset(&s->oh, 0, sizeof(s->oh));
+		s->ok.inst = w->id;
+		s->ok.owner = mo.key;
+		s->have_owner = 1;
+	}
+	s->oh.entries++;
+	s->oh.sum += e->count;
+	s->oh.mixed += mo.mixed;
 	if (slot < CHMUHEAT_SLOTS)
-		__sync_fetch_and_add(&h->slots[slot], 1);
+		s->oh.slots[slot]++;
 }
 
 static __always_inline void flush_region(struct scratch *s)
@@ -194,7 +222,7 @@ static long on_entry(__u32 i, void *ctx)
 		slot = CHMUHEAT_SLOTS - 1;
 	s->h.slots[slot]++;
 	if (by_cgroup)
-		owner_entry(w, &e, slot);
+		owner_entry(w, s, &e, slot);
 
 	region = e.dpa >> region_shift;
 	if (s->have_region && s->rk.region != region)
@@ -278,7 +306,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	if (!s)
 		return 0;
 	__builtin_memset(&s->h, 0, sizeof(s->h));
-	s->have_region = s->have_cell = 0;
+	s->have_region = s->have_cell = s->have_owner = 0;
 	__sync_fetch_and_add(&entries, nr);
 	w.nr = nr;
 	if (by_cgroup)
@@ -286,6 +314,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	bpf_loop(nr, on_entry, &w, 0);
 	flush_region(s);
 	flush_cell(s);
+	flush_owner(s);
 
 	hk.inst = w.id;
 	hk.gen = *(volatile __u32 *)&gen;	/* as the cells: the interval open now */
