@@ -230,8 +230,10 @@ static __always_inline int on_batch(struct chmu_batch *b)
 		__u32 zero_key = 0;
 		struct owner_run *run = bpf_map_lookup_elem(&owner_runs, &zero_key);
 
-		if (!run)
+		if (!run) {	/* cannot happen: a per-CPU array's element */
+			__sync_fetch_and_add(&untracked, nr);
 			return 0;
+		}
 		run->entries = run->counts = 0;
 		if (nr && w.entries)
 			bpf_loop(nr, on_entry, &w, 0);

@@ -262,29 +262,34 @@ static __always_inline void chmu_unit_owners(__u64 hpa, __u64 bytes,
 		bpf_loop(walk, chmu_owner_step, &w, 0);
 }
 
-/* The regions that interleave (user space keeps them current) */
+/*
+ * The regions that interleave, in two banks: user space writes the one
+ * not in use and then publishes it in chmu_owner_sel (bank << 16 | count),
+ * so that a drain reads one consistent list (chmu_owner_regions_sync())
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, CHMU_OWNER_REGIONS);
+	__uint(max_entries, 2 * CHMU_OWNER_REGIONS);
 	__type(key, __u32);
 	__type(value, struct chmu_owner_region);
 } chmu_owner_regions SEC(".maps");
 
-__u32 chmu_owner_nregions;	/* of them in use */
+__u32 chmu_owner_sel;
 
 /* Bytes from @hpa contiguous in HPA within its granule; ~0 if it does not interleave */
 static __always_inline __u64 chmu_owner_contig(__u64 hpa)
 {
-	__u32 n = chmu_owner_nregions;
+	__u32 sel = *(volatile __u32 *)&chmu_owner_sel;
+	__u32 n = sel & 0xffff, base = (sel >> 16) ? CHMU_OWNER_REGIONS : 0;
 	int i;
 
 	/* unrolled: a loop over a map lookup's key reads as endless to it */
 #pragma clang loop unroll(full)
 	for (i = 0; i < CHMU_OWNER_REGIONS; i++) {
-		__u32 k = i;
+		__u32 k = base + i;
 		struct chmu_owner_region *r;
 
-		if (k >= n)
+		if ((__u32)i >= n)
 			break;
 		r = bpf_map_lookup_elem(&chmu_owner_regions, &k);
 		if (r && r->gran && hpa >= r->start && hpa - r->start < r->size)

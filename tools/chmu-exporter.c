@@ -428,8 +428,8 @@ static void render(struct exporter *x, struct mx_buf *b)
 	set_windows(skel, sys, nsys);
 	/* and the drain's attribution with the regions */
 	if (x->names)
-		chmu_owner_regions_sync(x->names, skel->maps.chmu_owner_regions,
-					&skel->bss->chmu_owner_nregions);
+		chmu_owner_regions_sync(TOOL, x->names, skel->maps.chmu_owner_regions,
+					&skel->bss->chmu_owner_sel);
 
 #define EACH_ROW for (j = 0; j < nrows; j++)
 	for (k = 0; k < ARRAY_SIZE(inst_counters); k++) {
@@ -771,8 +771,8 @@ int main(int argc, char **argv)
 	}
 	if (env.cgroups && (!chmu_owner_check(TOOL, skel->maps.chmu_owner_q,
 					      skel->progs.chmu_resolve, x.names) ||
-			    chmu_owner_regions_sync(x.names, skel->maps.chmu_owner_regions,
-						    &skel->bss->chmu_owner_nregions))) {
+			    chmu_owner_regions_sync(TOOL, x.names, skel->maps.chmu_owner_regions,
+						    &skel->bss->chmu_owner_sel) < 0)) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}

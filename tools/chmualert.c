@@ -399,8 +399,8 @@ int main(int argc, char **argv)
 	}
 	if (env.by_cgroup && (!chmu_owner_check(TOOL, skel->maps.chmu_owner_q,
 						skel->progs.chmu_resolve, s.names) ||
-			      chmu_owner_regions_sync(s.names, skel->maps.chmu_owner_regions,
-						      &skel->bss->chmu_owner_nregions))) {
+			      chmu_owner_regions_sync(TOOL, s.names, skel->maps.chmu_owner_regions,
+						      &skel->bss->chmu_owner_sel) < 0)) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
@@ -448,8 +448,8 @@ int main(int argc, char **argv)
 		}
 		ticks++;
 		if (env.by_cgroup)	/* regions made or gone meanwhile */
-			chmu_owner_regions_sync(s.names, skel->maps.chmu_owner_regions,
-						&skel->bss->chmu_owner_nregions);
+			chmu_owner_regions_sync(TOOL, s.names, skel->maps.chmu_owner_regions,
+						&skel->bss->chmu_owner_sel);
 		d = skel->bss->dropped;
 		if (d != dropped) {
 			fprintf(stderr, TOOL ": %llu hotlist entries dropped by the full ring buffer (%llu in all)\n",

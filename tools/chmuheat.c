@@ -133,6 +133,7 @@ struct state {
 	struct owner_names *names;	/* --by cgroup */
 	struct owner_row *orows, *ototal;	/* this interval's, the run's */
 	size_t norows, nototal, caporows, capototal;
+	uint64_t oom_interval, oom_total;	/* entries left out of them: no memory */
 };
 
 /* --by cgroup: one owner's histogram of an instance */
@@ -266,10 +267,10 @@ static void take_owner(struct state *s, const void *key, const void *val,
 	if (i < 0)
 		return;
 	/* out of memory: the row is missing, said at the end */
-	if (owner_row_add(&s->orows, &s->norows, &s->caporows, i, k->owner, val) ||
-	    owner_row_add(&s->ototal, &s->nototal, &s->capototal, i, k->owner, val))
-		__atomic_fetch_add(&s->skel->bss->dropped_owner,
-				   ((const struct owner_hist *)val)->entries, __ATOMIC_RELAXED);
+	if (owner_row_add(&s->orows, &s->norows, &s->caporows, i, k->owner, val))
+		s->oom_interval += ((const struct owner_hist *)val)->entries;
+	if (owner_row_add(&s->ototal, &s->nototal, &s->capototal, i, k->owner, val))
+		s->oom_total += ((const struct owner_hist *)val)->entries;
 }
 
 static int owner_row_cmp(const void *a, const void *b)
@@ -693,8 +694,8 @@ int main(int argc, char **argv)
 	}
 	if (env.by_cgroup && (!chmu_owner_check(TOOL, s.skel->maps.chmu_owner_q,
 						s.skel->progs.chmu_resolve, s.names) ||
-			      chmu_owner_regions_sync(s.names, s.skel->maps.chmu_owner_regions,
-						      &s.skel->bss->chmu_owner_nregions))) {
+			      chmu_owner_regions_sync(TOOL, s.names, s.skel->maps.chmu_owner_regions,
+						      &s.skel->bss->chmu_owner_sel) < 0)) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
@@ -718,8 +719,8 @@ int main(int argc, char **argv)
 		while (nanosleep(&ts, &ts) && !chmu_exiting)
 			;
 		if (env.by_cgroup)	/* regions made or gone meanwhile */
-			chmu_owner_regions_sync(s.names, s.skel->maps.chmu_owner_regions,
-						&s.skel->bss->chmu_owner_nregions);
+			chmu_owner_regions_sync(TOOL, s.names, s.skel->maps.chmu_owner_regions,
+						&s.skel->bss->chmu_owner_sel);
 		g = s.skel->bss->gen;
 		s.skel->bss->gen = !g;
 		err = collect(&s, g, s.intervals);
@@ -754,6 +755,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, TOOL ": %llu entries not in the heatmap: their DPA is past its %u rows of %s\n",
 			U(s.skel->bss->beyond_rows), env.rows,
 			chmu_fmt_size(s.row_size, sz, sizeof(sz)));
+	if (s.oom_interval || s.oom_total)
+		fprintf(stderr, TOOL ": %llu entries not in the intervals' histograms per cgroup, %llu not in the run's: out of memory\n",
+			U(s.oom_interval), U(s.oom_total));
 	if (s.skel->bss->dropped_owner)
 		fprintf(stderr, TOOL ": %llu entries not in the histograms per cgroup: their BPF map was full (%u owners per interval)\n",
 			U(s.skel->bss->dropped_owner), CHMUHEAT_MAX_OWNERS);

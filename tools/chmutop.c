@@ -508,6 +508,8 @@ static int map_procs(struct state *s, struct top_row *rows, size_t n)
 	size_t nr = 0, i, k;
 	int err = 0;
 
+	if (s->names && !env.cgroup)	/* else resolve() just did */
+		owner_regions_load(s->names, CHMU_SYSFS_DEVICES);
 	rg = realloc(s->ranges, (n ? n : 1) * sizeof(*rg));
 	if (!rg)
 		return -ENOMEM;

@@ -270,7 +270,7 @@ done
 # d's 4 MiB in THPs (the lab kernel: always; a mapping this large is
 # aligned for them), so that the walk counted folios, not only pages
 grep -H . /sys/kernel/mm/transparent_hugepage/enabled
-thp=$(awk '$1 == "AnonHugePages:" { print $2 }' /proc/meminfo)
+thp=$(awk '$1 == "AnonHugePages:" { print $2 }' /proc/$wb/smaps_rollup)
 [ "$thp" -ge 4096 ] || fail "workload d got no THPs ($thp kB): the folio path is untested"
 expect_eq "$(last_frame /tmp/cg.big | jq -cs '[.[] | select(.type == "unit") | .owner_pages] | unique')" "[512]" \
 	"every page of a 2 MiB unit looked at"

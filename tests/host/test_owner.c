@@ -149,6 +149,31 @@ static void test_names_fmt_json(void)
 	CHECK(owner_names_new(tmp) == NULL);
 }
 
+/* Names of removed cgroups are kept, up to a bound: the oldest go first */
+static void test_stale(void)
+{
+	char tmp[] = "/tmp/chmu-stale-XXXXXX";
+	struct owner_names *n;
+	uint64_t i;
+
+	CHECK(mkdtemp(tmp) != NULL);
+	n = owner_names_new(tmp);
+	CHECK(n != NULL);
+	if (!n)
+		return;
+	for (i = 1; i <= 4096; i++)	/* ids no walk finds: removed cgroups */
+		CHECK(!owner_names_add(n, (1ULL << 40) + i, "/gone"));
+	CHECK(!strcmp(owner_name(n, ino(tmp)), "/"));	/* a walk */
+	CHECK(!strcmp(owner_name(n, (1ULL << 40) + 1), "/gone"));	/* 4096 kept */
+	CHECK(!owner_names_add(n, (1ULL << 41), "/gone2"));
+	owner_names_expire(n);
+	CHECK(!strncmp(owner_name(n, 7), "cgroup:", 7));	/* a walk: 4097 stale */
+	CHECK(!strcmp(owner_name(n, (1ULL << 40) + 1), "cgroup:1099511627777"));
+	CHECK(!strcmp(owner_name(n, ino(tmp)), "/"));
+	owner_names_free(n);
+	rmdir(tmp);
+}
+
 static void test_groups(void)
 {
 	struct owner_names *n = owner_names_new("/");
@@ -250,6 +275,7 @@ int main(void)
 	test_contig();
 	test_shares();
 	test_names_fmt_json();
+	test_stale();
 	test_groups();
 	return check_report("test_owner");
 }

@@ -338,25 +338,49 @@ struct owner_names *chmu_owner_names(const char *tool)
 	return n;
 }
 
-int chmu_owner_regions_sync(struct owner_names *names, struct bpf_map *regions,
-			    __u32 *nregions)
+int chmu_owner_regions_sync(const char *tool, struct owner_names *names,
+			    struct bpf_map *regions, __u32 *sel)
 {
-	struct chmu_owner_region v[CHMU_OWNER_REGIONS];
+	struct chmu_owner_region v[CHMU_OWNER_REGIONS + 1], cur;
 	int fd = bpf_map__fd(regions), err;
-	__u32 k, n;
+	__u32 k, n, old = *(volatile __u32 *)sel, bank;
+	bool same, too_many;
 
 	err = owner_regions_load(names, CHMU_SYSFS_DEVICES);
-	if (err)
+	if (err) {
+		fprintf(stderr, "%s: cannot read the CXL regions (%s): %s\n", tool,
+			CHMU_SYSFS_DEVICES, strerror(-err));
 		return err;
-	n = owner_interleaved(names, v, CHMU_OWNER_REGIONS);
-	/* shrink first, then write: a drain meanwhile sees a subset */
-	if (n < *nregions)
-		*nregions = n;
-	for (k = 0; k < n; k++) {
-		err = bpf_map_update_elem(fd, &k, &v[k], 0);
-		if (err)
-			return err;
 	}
-	*nregions = n;
+	n = owner_interleaved(names, v, CHMU_OWNER_REGIONS + 1);
+	too_many = n > CHMU_OWNER_REGIONS;	/* a warning */
+	if (n > CHMU_OWNER_REGIONS)
+		n = CHMU_OWNER_REGIONS;
+	/* the list in use, unchanged: nothing to write */
+	bank = old >> 16;
+	same = (old & 0xffff) == n;
+	for (k = 0; same && k < n; k++) {
+		__u32 key = bank * CHMU_OWNER_REGIONS + k;
+
+		same = !bpf_map_lookup_elem(fd, &key, &cur) &&
+		       !memcmp(&cur, &v[k], sizeof(cur));
+	}
+	if (same)
+		return 0;
+	if (too_many)	/* said once per change of the list */
+		fprintf(stderr, "%s: more than %d CXL regions interleave: units in the others are walked past their first granule\n",
+			tool, CHMU_OWNER_REGIONS);
+	bank = !bank;
+	for (k = 0; k < n; k++) {
+		__u32 key = bank * CHMU_OWNER_REGIONS + k;
+		int e = bpf_map_update_elem(fd, &key, &v[k], 0);
+
+		if (e) {
+			fprintf(stderr, "%s: cannot write the interleaved regions' map: %s\n",
+				tool, strerror(-e));
+			return e;
+		}
+	}
+	__atomic_store_n(sel, bank << 16 | n, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -65,12 +65,15 @@ bool chmu_owner_check(const char *tool, struct bpf_map *q,
 struct owner_names *chmu_owner_names(const char *tool);
 
 /*
- * The CXL regions read again, and those that interleave written to the
- * tool's map @regions (chmu_owner_regions) and *@nregions (its .bss
- * chmu_owner_nregions), for the drain's attribution. 0 or -errno.
+ * The CXL regions read again, and, if those that interleave changed, the
+ * new list written to the bank of the tool's map @regions
+ * (chmu_owner_regions) not in use and published in *@sel (its .bss
+ * chmu_owner_sel), for the drain's attribution. 0, or -errno with
+ * "TOOL: reason" printed; more interleaved regions than
+ * CHMU_OWNER_REGIONS: the first ones kept, and a warning.
  */
-int chmu_owner_regions_sync(struct owner_names *names, struct bpf_map *regions,
-			    __u32 *nregions);
+int chmu_owner_regions_sync(const char *tool, struct owner_names *names,
+			    struct bpf_map *regions, __u32 *sel);
 
 /* Keep the tp_btf or the raw_tp program of a pair, not both. */
 void chmu_pick_prog(struct bpf_program *btf, struct bpf_program *raw,

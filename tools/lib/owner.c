@@ -59,7 +59,11 @@ size_t owner_shares(const struct chmu_owners *o, struct owner_share *out,
 struct owner_name {
 	uint64_t id;
 	char *path;
+	unsigned int seen;	/* the last walk that found it */
 };
+
+/* Names of removed cgroups kept at most (a daemon with cgroups that come and go) */
+#define OWNER_STALE_MAX 4096
 
 struct owner_region {
 	uint64_t start, size, gran;	/* gran: 0 if not interleaved */
@@ -72,6 +76,7 @@ struct owner_names {
 	struct owner_name *v;
 	size_t n, cap;
 	bool walked;		/* since the last expiry */
+	unsigned int walks;
 	char unknown[48];
 };
 
@@ -153,6 +158,7 @@ int owner_names_add(struct owner_names *n, uint64_t id, const char *path)
 	char *p;
 
 	if (e) {	/* known: the path it has now (a cgroup can be renamed) */
+		e->seen = n->walks;
 		if (strcmp(e->path, path)) {
 			p = strdup(path);
 			if (!p)
@@ -187,7 +193,7 @@ int owner_names_add(struct owner_names *n, uint64_t id, const char *path)
 				hi = mid;
 		}
 		memmove(&n->v[lo + 1], &n->v[lo], (n->n - lo) * sizeof(n->v[0]));
-		n->v[lo] = (struct owner_name){ id, p };
+		n->v[lo] = (struct owner_name){ id, p, n->walks };
 		n->n++;
 	}
 	return 0;
@@ -315,9 +321,38 @@ static int name_cmp(const void *a, const void *b)
 
 static const struct owner_name *lookup(struct owner_names *n, uint64_t id)
 {
-	struct owner_name key = { id, NULL };
+	struct owner_name key = { id, NULL, 0 };
 
 	return n->n ? bsearch(&key, n->v, n->n, sizeof(n->v[0]), name_cmp) : NULL;
+}
+
+/*
+ * Past OWNER_STALE_MAX names of cgroups the last walk did not find, those
+ * not found for longest go (their ids then read cgroup:ID)
+ */
+static void forget_stale(struct owner_names *n)
+{
+	size_t stale = 0, i, k;
+	unsigned int oldest = n->walks;
+
+	for (i = 0; i < n->n; i++)
+		if (n->v[i].seen != n->walks) {
+			stale++;
+			if (n->v[i].seen < oldest)
+				oldest = n->v[i].seen;
+		}
+	while (stale > OWNER_STALE_MAX) {
+		for (i = k = 0; i < n->n; i++) {
+			if (n->v[i].seen == oldest) {
+				free(n->v[i].path);
+				stale--;
+				continue;
+			}
+			n->v[k++] = n->v[i];
+		}
+		n->n = k;
+		oldest++;
+	}
 }
 
 const char *owner_name(struct owner_names *n, uint64_t id)
@@ -332,8 +367,11 @@ const char *owner_name(struct owner_names *n, uint64_t id)
 		 * pages can still be charged to it, and its id keeps its path
 		 */
 		fd = open(n->mount, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0)
+		if (fd >= 0) {
+			n->walks++;
 			walk(n, fd, "/", 0);
+			forget_stale(n);
+		}
 		e = lookup(n, id);
 	}
 	if (e)
