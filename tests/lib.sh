@@ -108,9 +108,6 @@ kv() {
 # on exit every instance is disabled and the region destroyed, so tests
 # sharing a guest start from the same state.
 chmu_setup() {
-	# these tests drive the registers themselves: no driver draining the
-	# hotlist under them (an earlier test of the boot may have loaded it)
-	modprobe -r cxl_hmu 2>/dev/null || true
 	eval "$(chmu-region create -m mem0 --devdax)"
 	trap chmu_cleanup EXIT
 }

@@ -28,8 +28,6 @@ cleanup() {
 	wait 2>/dev/null || true
 	rmdir $CG/chmu-a/nomem $CG/chmu-a $CG/chmu-b 2>/dev/null || true
 	chmu_cleanup
-	# the register-level tests after this one in the boot drain by hand
-	modprobe -r cxl_hmu 2>/dev/null || true
 }
 trap cleanup EXIT
 eval "$(chmu-region create -m mem0 --ram)"
