@@ -113,7 +113,12 @@ chmu_setup() {
 }
 
 chmu_cleanup() {
-	local blk inst
+	local blk inst en
+	# the driver's view first: an instance it still has enabled would
+	# drain the hotlist under the register-level tests after this one
+	for en in /sys/bus/cxl/devices/hmu_*/hmu_*/enable; do
+		[ -e "$en" ] && echo 0 >"$en" 2>/dev/null
+	done
 	for blk in 0 1 2 3; do
 		for inst in 0 1 2 3 4 5 6 7; do
 			chmu-regs -b $blk -i $inst disable >/dev/null 2>&1 || break

@@ -104,8 +104,9 @@ echo "$ob"
 
 # last_frame FILE: the records of the last complete frame (interval) in FILE
 last_frame() {
-	jq -c --slurp 'map(select(.interval != null)) | (map(.interval) | max) as $m |
-		map(select(.interval == $m - 1)) | .[]' "$1" 2>/dev/null
+	# complete lines only: the tool may be writing the last one
+	head -n "$(wc -l <"$1")" "$1" | jq -c --slurp 'map(select(.interval != null)) | (map(.interval) | max) as $m |
+		map(select(.interval == $m - 1)) | .[]' 2>/dev/null
 }
 # group_sum NAME: the last frame's sum for cgroup NAME (0 if none)
 group_sum() {
@@ -245,10 +246,11 @@ truth() {
 			fi
 		done | sort | paste -sd,
 }
-# owners HPA: the same from chmutop's last frame (free and kernel as -)
+# owners HPA: the same from a frame of chmutop's (/tmp/cg.frame; free
+# and kernel as -)
 owners() {
-	last_frame /tmp/cg.big | jq -r --argjson h "$1" 'select(.type == "unit" and .hpa == $h) |
-		.owners[] | "\(if .cgroup == "free" or .cgroup == "kernel" then "-" else .cgroup end) \(.pages)"' |
+	jq -r --argjson h "$1" 'select(.type == "unit" and .hpa == $h) |
+		.owners[] | "\(if .cgroup == "free" or .cgroup == "kernel" then "-" else .cgroup end) \(.pages)"' /tmp/cg.frame |
 		awk '{ n[$1] += $2 } END { for (k in n) print k ":" n[k] }' | sort | paste -sd,
 }
 # the 2 MiB units the workloads read (their pages' placement decides
@@ -263,7 +265,8 @@ units_seen() {
 }
 wait_for "the 2 MiB units read ($want) not all shown" units_seen
 n=0
-for h in $(last_frame /tmp/cg.big | jq -r 'select(.type == "unit" and .hpa != null) | .hpa'); do
+last_frame /tmp/cg.big >/tmp/cg.frame
+for h in $(jq -r 'select(.type == "unit" and .hpa != null) | .hpa' /tmp/cg.frame); do
 	expect_eq "$(owners "$h")" "$(truth "$h")" "the owners of the 2 MiB unit at $(printf %#x "$h"), page by page"
 	n=$((n + 1))
 done
