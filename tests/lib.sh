@@ -108,17 +108,28 @@ kv() {
 # on exit every instance is disabled and the region destroyed, so tests
 # sharing a guest start from the same state.
 chmu_setup() {
+	hmu_quiesce || fail "an instance is held by perf: the driver would drain under the test"
 	eval "$(chmu-region create -m mem0 --devdax)"
 	trap chmu_cleanup EXIT
 }
 
-chmu_cleanup() {
-	local blk inst en
-	# the driver's view first: an instance it still has enabled would
-	# drain the hotlist under the register-level tests after this one
-	for en in /sys/bus/cxl/devices/hmu_*/hmu_*/enable; do
-		[ -e "$en" ] && echo 0 >"$en" 2>/dev/null
+# hmu_quiesce: no instance enabled through the driver (one left enabled,
+# by a test that failed or one that ends with it on, would drain the
+# hotlist under the register-level tests after it); false if one is held
+# by a perf event, which the driver does not let go through sysfs.
+hmu_quiesce() {
+	local d held=0
+	for d in /sys/bus/cxl/devices/hmu_*/hmu_*; do
+		[ -e "$d/enable" ] || continue
+		{ echo 0 >"$d/enable"; } 2>/dev/null || true
+		[ "$(cat "$d/owner" 2>/dev/null)" != perf ] || held=1
 	done
+	return $held
+}
+
+chmu_cleanup() {
+	local blk inst
+	hmu_quiesce || true	# the driver's view first, then the registers
 	for blk in 0 1 2 3; do
 		for inst in 0 1 2 3 4 5 6 7; do
 			chmu-regs -b $blk -i $inst disable >/dev/null 2>&1 || break

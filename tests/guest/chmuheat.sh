@@ -103,17 +103,27 @@ expect_eq "$(grep '^region,' /tmp/heat.out)" \
 expect_eq "$(grep '^hist,' /tmp/heat.out | cut -d, -f8-10 | sort -n | tr '\n' ' ')" "8,15,1 16,31,1 64,127,1 256,511,1 " "CSV histogram rows"
 expect_eq "$(awk -F, 'NR > 1 && NF != 12' /tmp/heat.out | wc -l)" 0 "12 columns on every CSV row"
 
-# --enable: configure, enable for the run, restore.
-hmu_cfg threshold=1 epoch_us=100000
+# --enable: configure, enable for the run, restore. At threshold 1 the
+# ten touches are posted whichever epochs they fall in, and the drains'
+# counts add up to 10: the trace buffer says when all are drained, and
+# chmuheat, on the same drains, saw them all.
+hmu_cfg threshold=3 epoch_us=100000
+echo >$TRACE/trace
 l0=$(bpf_links)
-chmuheat --enable -t 4 -u 4K -e 1000000 -j 1 2 >/tmp/heat.out &
+chmuheat --enable -t 1 -u 4K -e 1000000 -j 1 >/tmp/heat.out &
 pid=$!
 attached "$l0" $pid
-expect_eq "$(cat $HMU/enable) $(cat $HMU/threshold) $(cat $HMU/epoch_us)" "1 4 1000000" "enabled by chmuheat"
+expect_eq "$(cat $HMU/enable) $(cat $HMU/threshold) $(cat $HMU/epoch_us)" "1 1 1000000" "enabled by chmuheat"
 chmu-workload touch --dax "$DEV" --size 2M --units 5 --count 10 >/dev/null
-wait $pid
-expect_eq "$(cat $HMU/enable)" 0 "disabled again at exit"
-expect_eq "$(jq -r 'select(.type=="summary") | .entries' /tmp/heat.out)" 1 "entry seen with --enable"
+unit5() { trace_entries | tr ' ' '\n' | awk -F: '$1 == 5 { s += $2 } END { print s + 0 }'; }
+drained() { [ "$(unit5)" = 10 ]; }
+wait_for "the ten touches of unit 5 not all drained" drained
+kill -INT $pid
+wait $pid || fail "chmuheat --enable: exit $?"
+expect_eq "$(cat $HMU/enable) $(cat $HMU/threshold)" "0 3" "disabled and restored at exit"
+expect_eq "$(jq -s '[.[] | select(.type == "region") | .sum] | add' /tmp/heat.out)" 10 "counts seen with --enable"
+expect_eq "$(jq -r 'select(.type=="summary") | .entries' /tmp/heat.out)" "$(trace_entries | wc -w)" \
+	"entries seen with --enable"
 hmu_cfg enable=1
 rc=0; out=$(chmuheat --enable -t 9 1 1 2>&1) || rc=$?
 expect_eq "$rc:$out" "2:chmuheat: mem0.0.0 is already enabled (by sysfs): settings cannot change" "--enable on an enabled instance"

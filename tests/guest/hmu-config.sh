@@ -39,6 +39,10 @@ try_enable "Invalid argument" fill_threshold=1024
 dmesg | grep -q 'hmu_mem0.0.0: epoch 150 us is not scale x multiplier' || fail "no dev_dbg reason"
 dmesg | grep -q 'hmu_mem0.0.0: unit size 2^7 not supported' || fail "no dev_dbg reason for the unit size"
 
+# The region for the workload below, made before the enable (chmu_setup
+# leaves no instance enabled through the driver).
+chmu_setup
+
 # While enabled: configuration and a second enable are busy.
 hmu_cfg enable=1
 expect_errno "Device or resource busy" $HMU/threshold 9
@@ -46,7 +50,6 @@ expect_errno "Device or resource busy" $HMU/enable 1
 expect_eq "$(cat $HMU/threshold)" 1 "threshold unchanged"
 
 # Unbind while monitoring, rebind, then unload while monitoring.
-chmu_setup
 echo hmu_mem0.0 >/sys/bus/cxl/drivers/cxl_hmu/unbind
 [ ! -e $HMU ] || fail "$HMU still present after unbind"
 expect_eq "$(chmu-regs status | grep -o 'enabled=[01]')" enabled=0 "device disabled by unbind"
