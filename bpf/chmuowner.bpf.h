@@ -300,8 +300,11 @@ static __always_inline __u64 chmu_owner_contig(__u64 hpa)
 
 /*
  * The main owner of a unit of @bytes at @hpa on node @nid (its first
- * granule where its region interleaves), as a CHMU_KEY in out->key: the owner of most of its pages looked at (ties: cgroups
- * first, in the order found); out->mixed if it has other owners too. A
+ * granule where its region interleaves), as a CHMU_KEY in out->key: the
+ * owner of most of its pages looked at; ties go to cgroups (in the order
+ * found), then free, kernel, other, none: the order of enum owner_kind
+ * (tools/lib/owner.h), by which user space sorts the shares, so that both
+ * name the same main owner. out->mixed if it has other owners too. A
  * unit that is not online memory (no node) is CHMU_KEY_NONE without a
  * look. A global function: the verifier checks it once, not once per
  * path of the drain's walk that calls it. The batch program resets slot 0
@@ -361,7 +364,7 @@ __noinline int chmu_main_owner(__u64 hpa, int nid, __u64 bytes,
 /*
  * Every tool that attributes carries this program, which user space runs
  * (BPF_PROG_RUN) to attribute units it names: when it draws a frame, and
- * once at start on a page of its own (chmu_owner_check()). Autoloaded
+ * once at start on a page of its own (chmu_owner_ready()). Autoloaded
  * only when the tool attributes.
  */
 struct {

@@ -123,6 +123,7 @@ struct exporter {
 	uint64_t scrapes;
 	unsigned int region_shift;
 	struct owner_names *names;	/* --cgroups */
+	struct chmu_owner_bpf owner;
 };
 
 /* DIR/ATTR as a number; -errno when it cannot be read or parsed. */
@@ -428,8 +429,7 @@ static void render(struct exporter *x, struct mx_buf *b)
 	set_windows(skel, sys, nsys);
 	/* and the drain's attribution with the regions */
 	if (x->names)
-		chmu_owner_regions_sync(TOOL, x->names, skel->maps.chmu_owner_regions,
-					&skel->bss->chmu_owner_sel);
+		chmu_owner_regions_sync(TOOL, x->names, &x->owner);
 
 #define EACH_ROW for (j = 0; j < nrows; j++)
 	for (k = 0; k < ARRAY_SIZE(inst_counters); k++) {
@@ -753,26 +753,20 @@ int main(int argc, char **argv)
 	skel->rodata->region_shift = x.region_shift;
 	bpf_map__set_max_entries(skel->maps.regions, env.max_regions);
 	bpf_map__set_max_entries(skel->maps.owners, env.max_cgroups);
-	if (env.cgroups) {
-		x.names = chmu_owner_names(TOOL);
-		if (!x.names) {
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
-		skel->rodata->by_cgroup = true;
+	x.owner = CHMU_OWNER_BPF(skel);
+	if (!chmu_owner_prepare(TOOL, &x.owner, env.cgroups, &skel->rodata->by_cgroup,
+				&x.names)) {
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
 	}
 	chmu_pick_prog(skel->progs.batch_btf, skel->progs.batch_raw, tp_btf);
-	bpf_program__set_autoload(skel->progs.chmu_resolve, env.cgroups);
 	err = chmu_exporter_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	if (env.cgroups && (!chmu_owner_check(TOOL, skel->maps.chmu_owner_q,
-					      skel->progs.chmu_resolve, x.names) ||
-			    chmu_owner_regions_sync(TOOL, x.names, skel->maps.chmu_owner_regions,
-						    &skel->bss->chmu_owner_sel) < 0)) {
+	if (env.cgroups && !chmu_owner_ready(TOOL, &x.owner, x.names, true)) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}

@@ -55,6 +55,7 @@
 #include <unistd.h>
 
 #include "lib/memspec.h"
+#include "lib/procmap.h"
 #include "lib/zipf.h"
 
 #define MAX_UNITS 65536
@@ -435,17 +436,9 @@ static int do_verify(void *area)
 static uint64_t phys_addr(void *p)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	uint64_t ent = 0;
-	int fd = open("/proc/self/pagemap", O_RDONLY);
+	uint64_t pfn = procmap_self_pfn(p);
 
-	if (fd < 0)
-		return 0;
-	if (pread(fd, &ent, sizeof(ent), (uintptr_t)p / page * sizeof(ent)) != sizeof(ent))
-		ent = 0;
-	close(fd);
-	if (!(ent & (1ULL << 63)) || !(ent & ((1ULL << 55) - 1)))
-		return 0;
-	return (ent & ((1ULL << 55) - 1)) * page + (uintptr_t)p % page;
+	return pfn ? pfn * page + (uintptr_t)p % page : 0;
 }
 
 /*

@@ -151,6 +151,7 @@ struct state {
 	double mono_to_real;	/* add to CLOCK_MONOTONIC seconds */
 	unsigned int shift;
 	struct owner_names *names;	/* --by cgroup */
+	struct chmu_owner_bpf owner;
 	uint64_t received;
 	/* --exec: commands running, and those skipped or failed */
 	unsigned int hooks;
@@ -381,26 +382,20 @@ int main(int argc, char **argv)
 	skel->rodata->targ_chmu = chmu_opts.chmu;
 	skel->rodata->targ_inst = chmu_opts.inst;
 	bpf_map__set_max_entries(skel->maps.events, env.ringbuf);
-	if (env.by_cgroup) {
-		s.names = chmu_owner_names(TOOL);
-		if (!s.names) {
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
-		skel->rodata->by_cgroup = true;
+	s.owner = CHMU_OWNER_BPF(skel);
+	if (!chmu_owner_prepare(TOOL, &s.owner, env.by_cgroup, &skel->rodata->by_cgroup,
+				&s.names)) {
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
 	}
 	chmu_pick_prog(skel->progs.batch_btf, skel->progs.batch_raw, tp_btf);
-	bpf_program__set_autoload(skel->progs.chmu_resolve, env.by_cgroup);
 	err = chmualert_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	if (env.by_cgroup && (!chmu_owner_check(TOOL, skel->maps.chmu_owner_q,
-						skel->progs.chmu_resolve, s.names) ||
-			      chmu_owner_regions_sync(TOOL, s.names, skel->maps.chmu_owner_regions,
-						      &skel->bss->chmu_owner_sel) < 0)) {
+	if (env.by_cgroup && !chmu_owner_ready(TOOL, &s.owner, s.names, true)) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
@@ -448,8 +443,7 @@ int main(int argc, char **argv)
 		}
 		ticks++;
 		if (env.by_cgroup)	/* regions made or gone meanwhile */
-			chmu_owner_regions_sync(TOOL, s.names, skel->maps.chmu_owner_regions,
-						&skel->bss->chmu_owner_sel);
+			chmu_owner_regions_sync(TOOL, s.names, &s.owner);
 		d = skel->bss->dropped;
 		if (d != dropped) {
 			fprintf(stderr, TOOL ": %llu hotlist entries dropped by the full ring buffer (%llu in all)\n",

@@ -131,6 +131,7 @@ struct state {
 	__u64 (*total)[CHMUHEAT_SLOTS];	/* per instance, whole run */
 	struct hist *interval;		/* per instance, this interval */
 	struct owner_names *names;	/* --by cgroup */
+	struct chmu_owner_bpf owner;
 	struct owner_row *orows, *ototal;	/* this interval's, the run's */
 	size_t norows, nototal, caporows, capototal;
 	uint64_t oom_interval, oom_total;	/* entries left out of them: no memory */
@@ -676,26 +677,20 @@ int main(int argc, char **argv)
 	s.skel->rodata->region_shift = __builtin_ctzll(env.region_size);
 	s.skel->rodata->row_shift = __builtin_ctzll(s.row_size);
 	s.skel->rodata->max_rows = env.rows;
-	if (env.by_cgroup) {
-		s.names = chmu_owner_names(TOOL);
-		if (!s.names) {
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
-		s.skel->rodata->by_cgroup = true;
+	s.owner = CHMU_OWNER_BPF(s.skel);
+	if (!chmu_owner_prepare(TOOL, &s.owner, env.by_cgroup, &s.skel->rodata->by_cgroup,
+				&s.names)) {
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
 	}
 	chmu_pick_prog(s.skel->progs.batch_btf, s.skel->progs.batch_raw, tp_btf);
-	bpf_program__set_autoload(s.skel->progs.chmu_resolve, env.by_cgroup);
 	err = chmuheat_bpf__load(s.skel);
 	if (err) {
 		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	if (env.by_cgroup && (!chmu_owner_check(TOOL, s.skel->maps.chmu_owner_q,
-						s.skel->progs.chmu_resolve, s.names) ||
-			      chmu_owner_regions_sync(TOOL, s.names, s.skel->maps.chmu_owner_regions,
-						      &s.skel->bss->chmu_owner_sel) < 0)) {
+	if (env.by_cgroup && !chmu_owner_ready(TOOL, &s.owner, s.names, true)) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
@@ -719,8 +714,7 @@ int main(int argc, char **argv)
 		while (nanosleep(&ts, &ts) && !chmu_exiting)
 			;
 		if (env.by_cgroup)	/* regions made or gone meanwhile */
-			chmu_owner_regions_sync(TOOL, s.names, s.skel->maps.chmu_owner_regions,
-						&s.skel->bss->chmu_owner_sel);
+			chmu_owner_regions_sync(TOOL, s.names, &s.owner);
 		g = s.skel->bss->gen;
 		s.skel->bss->gen = !g;
 		err = collect(&s, g, s.intervals);

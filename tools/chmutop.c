@@ -165,6 +165,7 @@ struct state {
 	size_t nrows, cap;
 	uint64_t units;			/* map entries */
 	struct owner_names *names;	/* -G: cgroup paths */
+	struct chmu_owner_bpf owner;	/* -G: the skeleton's attribution */
 	struct owner_groups groups;	/* --by cgroup, --by process */
 	struct procmap pm;		/* -p, --by process */
 	struct procmap_range *ranges;
@@ -467,8 +468,7 @@ static int resolve(struct state *s, struct top_row *rows, size_t n)
 			.hpa = r->hpa, .bytes = r->unit_bytes,
 			.contig = owner_contig(s->names, r->hpa) };
 	}
-	err = chmu_owner_run(s->skel->maps.chmu_owner_q, s->skel->progs.chmu_resolve,
-			     req, m);
+	err = chmu_owner_run(&s->owner, req, m);
 	for (i = 0; !err && i < m; i++)
 		rows[idx[i]].own = req[i].o;
 out:
@@ -1132,8 +1132,12 @@ int main(int argc, char **argv)
 	s.skel->rodata->gran_shift = shift;
 	bpf_map__set_max_entries(s.skel->maps.units, env.max_units);
 	chmu_pick_prog(s.skel->progs.batch_btf, s.skel->progs.batch_raw, tp_btf);
-	/* attribution's program, only when asked for */
-	bpf_program__set_autoload(s.skel->progs.chmu_resolve, env.cgroup);
+	/* attribution's program, only when asked for; per frame, not in the drain */
+	s.owner = CHMU_OWNER_BPF(s.skel);
+	if (!chmu_owner_prepare(TOOL, &s.owner, env.cgroup, NULL, &s.names)) {
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
 	err = chmutop_bpf__load(s.skel);
 	if (err) {
 		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
@@ -1151,13 +1155,9 @@ int main(int argc, char **argv)
 		if (s.names)
 			owner_regions_load(s.names, CHMU_SYSFS_DEVICES);
 	}
-	if (env.cgroup) {
-		s.names = chmu_owner_names(TOOL);
-		if (!s.names || !chmu_owner_check(TOOL, s.skel->maps.chmu_owner_q,
-						  s.skel->progs.chmu_resolve, s.names)) {
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
+	if (env.cgroup && !chmu_owner_ready(TOOL, &s.owner, s.names, false)) {
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
 	}
 	err = chmutop_bpf__attach(s.skel);
 	if (err) {

@@ -21,20 +21,6 @@
 #include "check.h"
 #include "../../tools/lib/procmap.h"
 
-static uint64_t pfn_of(void *p)
-{
-	long psz = sysconf(_SC_PAGESIZE);
-	uint64_t e = 0;
-	int fd = open("/proc/self/pagemap", O_RDONLY);
-
-	if (fd < 0)
-		return 0;
-	if (pread(fd, &e, sizeof(e), (off_t)((uintptr_t)p / psz) * 8) != 8)
-		e = 0;
-	close(fd);
-	return (e >> 63) ? e & ((1ULL << 55) - 1) : 0;
-}
-
 /* Does this kernel answer PAGEMAP_SCAN (Linux 6.7; not under every sandbox) */
 static bool have_pagemap_scan(void)
 {
@@ -100,8 +86,8 @@ static void test_scan(bool no_ioctl)
 	mine = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(mine != MAP_FAILED);
 	mine[0] = 1;
-	ps = pfn_of(shared);
-	pm = pfn_of(mine);
+	ps = procmap_self_pfn(shared);
+	pm = procmap_self_pfn(mine);
 	CHECK(ps && pm);	/* root: frame numbers */
 	if (!ps || !pm) {
 		kill(child, SIGKILL);
@@ -160,9 +146,32 @@ static void test_scan(bool no_ioctl)
 	procmap_free(&m);
 }
 
+/* This process's own frames: present pages only, one frame each */
+static void test_self_pfn(void)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	volatile char *p = mmap(NULL, 2 * psz, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t a, b;
+
+	CHECK(p != MAP_FAILED);
+	if (p == MAP_FAILED)
+		return;
+	CHECK(procmap_self_pfn((const void *)p) == 0);	/* never touched */
+	p[0] = 1;
+	p[psz] = 1;
+	a = procmap_self_pfn((const void *)p);
+	b = procmap_self_pfn((const void *)(p + psz - 1));
+	CHECK(a && a == b);	/* root: frame numbers; any byte of the page */
+	b = procmap_self_pfn((const void *)(p + psz));
+	CHECK(b && b != a);
+	munmap((void *)p, 2 * psz);
+}
+
 int main(void)
 {
 	test_parse();
+	test_self_pfn();
 	test_scan(false);	/* PAGEMAP_SCAN where the kernel has it */
 	test_scan(true);	/* every mapping, as before Linux 6.7 */
 	return check_report("test_procmap");

@@ -19,6 +19,7 @@
 #include "chmuabi.h"
 #include "chmutool.h"
 #include "owner.h"
+#include "procmap.h"
 
 volatile sig_atomic_t chmu_exiting;
 static bool libbpf_verbose;
@@ -236,11 +237,11 @@ void chmu_pick_prog(struct bpf_program *btf, struct bpf_program *raw,
 	bpf_program__set_autoload(tp_btf ? raw : btf, false);
 }
 
-int chmu_owner_run(struct bpf_map *q, struct bpf_program *p,
-		   struct chmu_owner_req *req, size_t n)
+int chmu_owner_run(const struct chmu_owner_bpf *b, struct chmu_owner_req *req,
+		   size_t n)
 {
 	static __u32 keys[CHMU_RESOLVE];
-	int qfd = bpf_map__fd(q), pfd = bpf_program__fd(p), err;
+	int qfd = bpf_map__fd(b->q), pfd = bpf_program__fd(b->resolve), err;
 	LIBBPF_OPTS(bpf_map_batch_opts, bo);
 	size_t i;
 	__u32 k;
@@ -276,16 +277,17 @@ int chmu_owner_run(struct bpf_map *q, struct bpf_program *p,
 	return 0;
 }
 
-bool chmu_owner_check(const char *tool, struct bpf_map *q,
-		      struct bpf_program *p, struct owner_names *names)
+/* chmu_owner_ready()'s check on a page of the tool's own */
+static bool owner_check(const char *tool, const struct chmu_owner_bpf *b,
+			struct owner_names *names)
 {
 	long psz = sysconf(_SC_PAGESIZE);
-	uint64_t want = owner_self_cgroup(names), ent = 0, pfn;
+	uint64_t want = owner_self_cgroup(names), pfn;
 	struct chmu_owner_req r = { .bytes = (uint64_t)psz, .contig = UINT64_MAX };
 	volatile char *page;
 	char own[128];
 	bool ok = false;
-	int fd, err;
+	int err;
 
 	if (!want) {
 		fprintf(stderr, "%s: no memory cgroup of ours on the cgroup2 hierarchy at %s (the memory controller on cgroup v1?)\n",
@@ -298,16 +300,14 @@ bool chmu_owner_check(const char *tool, struct bpf_map *q,
 		return false;
 	}
 	page[0] = 1;	/* a page of ours, charged to our cgroup */
-	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || pread(fd, &ent, sizeof(ent),
-			    (off_t)((uintptr_t)page / psz) * sizeof(ent)) != sizeof(ent) ||
-	    !(ent >> 63) || !(pfn = ent & ((1ULL << 55) - 1))) {
+	pfn = procmap_self_pfn((const void *)page);
+	if (!pfn) {
 		fprintf(stderr, "%s: cannot check the attribution: no page frame number in /proc/self/pagemap (CAP_SYS_ADMIN)\n",
 			tool);
 		goto out;
 	}
 	r.hpa = pfn * psz;
-	err = chmu_owner_run(q, p, &r, 1);
+	err = chmu_owner_run(b, &r, 1);
 	if (err) {
 		fprintf(stderr, "%s: cannot run the attribution program: %s\n", tool,
 			strerror(-err));
@@ -319,31 +319,42 @@ bool chmu_owner_check(const char *tool, struct bpf_map *q,
 			tool, owner_fmt(names, &r.o, own, sizeof(own)),
 			owner_name(names, want));
 out:
-	if (fd >= 0)
-		close(fd);
 	munmap((void *)page, psz);
 	return ok;
 }
 
-struct owner_names *chmu_owner_names(const char *tool)
+bool chmu_owner_prepare(const char *tool, const struct chmu_owner_bpf *b,
+			bool on, bool *drain, struct owner_names **names)
 {
-	struct owner_names *n = owner_names_new(NULL);
-
-	if (!n) {
+	*names = NULL;
+	bpf_program__set_autoload(b->resolve, on);
+	if (!on)
+		return true;
+	*names = owner_names_new(NULL);
+	if (!*names) {
 		fprintf(stderr, "%s: no cgroup2 file system is mounted: no attribution by cgroup\n",
 			tool);
-		return NULL;
+		return false;
 	}
-	owner_regions_load(n, CHMU_SYSFS_DEVICES);
-	return n;
+	owner_regions_load(*names, CHMU_SYSFS_DEVICES);
+	if (drain)
+		*drain = true;
+	return true;
+}
+
+bool chmu_owner_ready(const char *tool, const struct chmu_owner_bpf *b,
+		      struct owner_names *names, bool drain)
+{
+	return owner_check(tool, b, names) &&
+	       (!drain || chmu_owner_regions_sync(tool, names, b) >= 0);
 }
 
 int chmu_owner_regions_sync(const char *tool, struct owner_names *names,
-			    struct bpf_map *regions, __u32 *sel)
+			    const struct chmu_owner_bpf *b)
 {
 	struct chmu_owner_region v[CHMU_OWNER_REGIONS + 1], cur;
-	int fd = bpf_map__fd(regions), err;
-	__u32 k, n, old = *(volatile __u32 *)sel, bank;
+	int fd = bpf_map__fd(b->regions), err;
+	__u32 k, n, old = *(volatile __u32 *)b->sel, bank;
 	bool same, too_many;
 
 	err = owner_regions_load(names, CHMU_SYSFS_DEVICES);
@@ -381,6 +392,6 @@ int chmu_owner_regions_sync(const char *tool, struct owner_names *names,
 			return e;
 		}
 	}
-	__atomic_store_n(sel, bank << 16 | n, __ATOMIC_RELEASE);
+	__atomic_store_n(b->sel, bank << 16 | n, __ATOMIC_RELEASE);
 	return 0;
 }

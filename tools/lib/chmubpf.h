@@ -44,36 +44,55 @@ struct owner_names;
 struct chmu_owner_req;
 
 /*
- * Attribution (bpf/chmuowner.bpf.h): the owners of @n units in @req, in
- * runs of CHMU_RESOLVE through the tool's map @q (chmu_owner_q) and
- * program @p (chmu_resolve). 0 or -errno.
+ * Attribution (bpf/chmuowner.bpf.h): the parts of a tool's skeleton that
+ * attribute, which every tool including chmuowner.bpf.h has.
  */
-int chmu_owner_run(struct bpf_map *q, struct bpf_program *p,
-		   struct chmu_owner_req *req, size_t n);
-/*
- * Before attributing anything: a page of the tool's own, which its own
- * cgroup owns, attributed through @q and @p. If the kernel's page frames
- * are not what the program reads, or the check cannot be made, prints
- * "TOOL: reason" and returns false.
- */
-bool chmu_owner_check(const char *tool, struct bpf_map *q,
-		      struct bpf_program *p, struct owner_names *names);
-/*
- * The tool's cgroup names (the first cgroup2 mount) with the CXL regions'
- * interleave loaded; NULL, with "TOOL: reason" printed, if there is none.
- */
-struct owner_names *chmu_owner_names(const char *tool);
+struct chmu_owner_bpf {
+	struct bpf_map *q;		/* chmu_owner_q */
+	struct bpf_map *regions;	/* chmu_owner_regions */
+	struct bpf_program *resolve;	/* chmu_resolve */
+	__u32 *sel;			/* .bss chmu_owner_sel */
+};
+
+#define CHMU_OWNER_BPF(skel) ((struct chmu_owner_bpf){			\
+	.q = (skel)->maps.chmu_owner_q,					\
+	.regions = (skel)->maps.chmu_owner_regions,			\
+	.resolve = (skel)->progs.chmu_resolve,				\
+	.sel = &(skel)->bss->chmu_owner_sel })
 
 /*
+ * Before the skeleton's load: chmu_resolve is loaded only if @on. If @on,
+ * the tool's cgroup names (the first cgroup2 mount, with the CXL regions'
+ * interleave) into *@names and, for a tool that attributes in its drain,
+ * its .rodata switch *@drain (NULL: none) set. false, with "TOOL: reason"
+ * printed, if there is no cgroup2 mount.
+ */
+bool chmu_owner_prepare(const char *tool, const struct chmu_owner_bpf *b,
+			bool on, bool *drain, struct owner_names **names);
+/*
+ * After the load, before attaching: a page of the tool's own, which its
+ * own cgroup owns, attributed by chmu_resolve (the kernel's page frames
+ * must be what the program reads) and, for a tool that attributes in its
+ * drain (@drain), the interleaved regions published. false, with
+ * "TOOL: reason" printed, otherwise.
+ */
+bool chmu_owner_ready(const char *tool, const struct chmu_owner_bpf *b,
+		      struct owner_names *names, bool drain);
+/*
+ * The owners of @n units in @req, in runs of CHMU_RESOLVE through the
+ * queue and chmu_resolve. 0 or -errno.
+ */
+int chmu_owner_run(const struct chmu_owner_bpf *b, struct chmu_owner_req *req,
+		   size_t n);
+/*
  * The CXL regions read again, and, if those that interleave changed, the
- * new list written to the bank of the tool's map @regions
- * (chmu_owner_regions) not in use and published in *@sel (its .bss
- * chmu_owner_sel), for the drain's attribution. 0, or -errno with
- * "TOOL: reason" printed; more interleaved regions than
+ * new list written to the bank of chmu_owner_regions not in use and
+ * published in chmu_owner_sel, for the drain's attribution. 0, or -errno
+ * with "TOOL: reason" printed; more interleaved regions than
  * CHMU_OWNER_REGIONS: the first ones kept, and a warning.
  */
 int chmu_owner_regions_sync(const char *tool, struct owner_names *names,
-			    struct bpf_map *regions, __u32 *sel);
+			    const struct chmu_owner_bpf *b);
 
 /* Keep the tp_btf or the raw_tp program of a pair, not both. */
 void chmu_pick_prog(struct bpf_program *btf, struct bpf_program *raw,

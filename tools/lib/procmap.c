@@ -334,3 +334,18 @@ int procmap_parse_pids(const char *s, pid_t *pids, int max)
 	}
 	return n ? n : -EINVAL;
 }
+
+uint64_t procmap_self_pfn(const void *p)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	uint64_t ent = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &ent, sizeof(ent), (off_t)((uintptr_t)p / psz) * sizeof(ent)) !=
+	    sizeof(ent))
+		ent = 0;
+	close(fd);
+	return (ent & PM_PRESENT) ? ent & PM_PFN_MASK : 0;
+}

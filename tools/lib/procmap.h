@@ -83,4 +83,11 @@ const char *procmap_name(const char *proc, pid_t pid, char *buf, size_t len);
 /* Parse "PID,PID,..." into @pids (at most @max); count, or -EINVAL */
 int procmap_parse_pids(const char *s, pid_t *pids, int max);
 
+/*
+ * The page frame number behind address @p of this process
+ * (/proc/self/pagemap); 0 if the page is not present or the frame number
+ * is hidden (it takes CAP_SYS_ADMIN).
+ */
+uint64_t procmap_self_pfn(const void *p);
+
 #endif
