@@ -49,10 +49,14 @@ hot() {
 	$w --units 20000 --count 9 >/dev/null
 	$w --units 40000 --count 20 >/dev/null
 }
-run() { # run ARGS...: chmuheat over 3 s of the hot set, output in out.*
+# run ARGS...: chmuheat over three 2 s intervals of the hot set, output in
+# out.*; the hot set's touches, right after the attach, take a fraction of
+# a 1 s epoch (each unit's in one) and are drained at its end, seconds
+# before the run's
+run() {
 	hmu_cfg threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 mode=epoch enable=1
 	l0=$(bpf_links)
-	chmuheat "$@" 1 3 >/tmp/heat.out 2>/tmp/heat.err &
+	chmuheat "$@" 2 3 >/tmp/heat.out 2>/tmp/heat.err &
 	local pid=$!
 	attached "$l0" $pid
 	hot
@@ -73,7 +77,7 @@ expect_eq "$(grep '^mem0.0.0 region' /tmp/heat.out | tr '\n' ';')" \
 	"hot regions"
 expect_eq "$(grep -c 'entries, counts sum' /tmp/heat.out) $(grep 'entries, counts sum' /tmp/heat.out | tr -s ' ' | tr '\n' ';')" \
 	"3  2 entries, counts sum 400, max 300; 1 entries, counts sum 9, max 9; 1 entries, counts sum 20, max 20;" "region totals"
-grep -q '^one cell: 32 MiB of DPA x 1 s; value: sum of hotlist counts (max ' /tmp/heat.out || fail "no heatmap legend"
+grep -q '^one cell: 32 MiB of DPA x 2 s; value: sum of hotlist counts (max ' /tmp/heat.out || fail "no heatmap legend"
 expect_eq "$(awk -F'|' '/^ *0x[0-9a-f]+ \|/ && $2 ~ /[^ ]/ { print $1 }' /tmp/heat.out | tr -s ' ' | tr '\n' ';')" \
 	" 0x0 ; 0x4000000 ; 0x8000000 ;" "heatmap rows with heat"
 expect_eq "$(grep -c '^ *0x[0-9a-f]* |...|$' /tmp/heat.out)" 16 "heatmap: 16 rows of 3 columns"
@@ -129,11 +133,12 @@ rc=0; out=$(chmuheat --enable -t 9 1 1 2>&1) || rc=$?
 expect_eq "$rc:$out" "2:chmuheat: mem0.0.0 is already enabled (by sysfs): settings cannot change" "--enable on an enabled instance"
 hmu_cfg enable=0
 
-# A rolling heatmap: --window 2 over 4 intervals keeps the last two; the
-# records number intervals from the run's start, whatever the window.
+# A rolling heatmap: --window 2 over four 2 s intervals keeps the last
+# two; the records number intervals from the run's start, whatever the
+# window.
 hmu_cfg mode=epoch threshold=1 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
 l0=$(bpf_links)
-chmuheat -j --window 2 1 4 >/tmp/heat.out &
+chmuheat -j --window 2 2 4 >/tmp/heat.out &
 pid=$!
 attached "$l0" $pid
 chmu-workload touch --dax "$DEV" --size 2M --units 5 --count 10 >/dev/null
