@@ -64,6 +64,10 @@ static void test_format(void)
 	};
 
 	CHECK(!strcmp(top_fmt_age(12.4, n, sizeof(n)), "12s"));
+	CHECK(!strcmp(top_fmt_age(0.9, n, sizeof(n)), "0s"));	/* elapsed, not rounded */
+	CHECK(!strcmp(top_fmt_age(12.6, n, sizeof(n)), "12s"));
+	CHECK(!strcmp(top_fmt_age(-1, n, sizeof(n)), "0s"));
+	CHECK(!strcmp(top_fmt_age(119, n, sizeof(n)), "1m"));
 	CHECK(!strcmp(top_fmt_age(600, n, sizeof(n)), "10m"));
 	CHECK(!strcmp(top_fmt_age(7200, n, sizeof(n)), "2h"));
 	CHECK(!strcmp(top_fmt_age(3 * 86400, n, sizeof(n)), "3d"));

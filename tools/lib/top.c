@@ -71,18 +71,19 @@ void top_sort(struct top_row *rows, size_t n, int key)
 	qsort(rows, n, sizeof(*rows), cmp_rows);
 }
 
+/* Whole units elapsed, as ps and top show times: 0.9 s is "0s", not "1s" */
 const char *top_fmt_age(double s, char *buf, size_t len)
 {
-	if (s < 0)
-		s = 0;
-	if (s < 100)
-		snprintf(buf, len, "%.0fs", s);
-	else if (s < 100 * 60)
-		snprintf(buf, len, "%.0fm", s / 60);
-	else if (s < 48 * 3600)
-		snprintf(buf, len, "%.0fh", s / 3600);
+	unsigned long long t = s > 0 ? (unsigned long long)s : 0;
+
+	if (t < 100)
+		snprintf(buf, len, "%llus", t);
+	else if (t < 100 * 60)
+		snprintf(buf, len, "%llum", t / 60);
+	else if (t < 48 * 3600)
+		snprintf(buf, len, "%lluh", t / 3600);
 	else
-		snprintf(buf, len, "%.0fd", s / 86400);
+		snprintf(buf, len, "%llud", t / 86400);
 	return buf;
 }
 

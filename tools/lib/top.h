@@ -36,7 +36,7 @@ double top_rate(uint64_t delta, double secs);
 /* Sort by @key, hottest first (addr: lowest first); ties by address. */
 void top_sort(struct top_row *rows, size_t n, int key);
 
-/* "12s", "5m", "3h", "2d" */
+/* "12s", "5m", "3h", "2d": whole units elapsed (truncated) */
 const char *top_fmt_age(double secs, char *buf, size_t len);
 /* "999", "1.2k", "45.6M" */
 const char *top_fmt_num(double v, char *buf, size_t len);
