@@ -1,7 +1,7 @@
 # guest-env: CXL_DEVICES=2
 # A region interleaved across two devices at 4 KiB granularity: each
 # device's CHMU sees only its share of the region's pages, at its own
-# DPAs. A workload in a cgroup reads eight pages of the region a known
+# DPAs. A workload in a cgroup reads sixteen pages of the region a known
 # number of times (epoch mode, threshold 1, reads only: exact whichever
 # epochs the reads fall in). The driver reports each read page on the
 # memdev the interleave puts it on, at the DPA the interleave gives it,
@@ -30,6 +30,23 @@ trap cleanup EXIT
 eval "$(chmu-region create -m mem0,mem1 -g $GRAN --ram)"
 expect_eq "$(cat /sys/bus/cxl/devices/$REGION/interleave_ways) $(cat /sys/bus/cxl/devices/$REGION/interleave_granularity)" \
 	"2 $GRAN" "the region's interleave"
+# the region's interleave positions: the memdev and the DPA base of each
+# (the endpoint decoder in target I, its endpoint's upstream port)
+declare -a pos_md pos_base
+for i in 0 1; do
+	ed=$(cat /sys/bus/cxl/devices/$REGION/target$i)
+	pos_md[i]=$(basename "$(readlink -f "$(dirname "$(readlink -f /sys/bus/cxl/devices/$ed)")/uport")")
+	pos_base[i]=$(($(cat /sys/bus/cxl/devices/$ed/dpa_resource)))
+	[ $((pos_base[i] % 0x200000)) -eq 0 ] || fail "$ed's DPA base $(printf %#x ${pos_base[i]}) is not 2 MiB aligned"
+done
+expect_eq "${pos_md[*]}" "mem0 mem1" "the region's targets"
+# place HPA: "MEMDEV DPA" of the page at HPA, as the 2-way interleave at
+# GRAN puts it
+place() {
+	local off=$(($1 - HPA)) w
+	w=$(((off / GRAN) % 2))
+	printf '%s %#x' "${pos_md[w]}" $((pos_base[w] + (off / (2 * GRAN)) * GRAN + off % GRAN))
+}
 grep -qw memory $CG/cgroup.subtree_control || echo +memory >$CG/cgroup.subtree_control
 mkdir $CG/chmu-il
 
@@ -55,24 +72,24 @@ echo 0 >$TRACE/tracing_on
 echo >$TRACE/trace
 echo 1 >$TRACE/tracing_on
 
-# pages 0 and 3 read 20 times, 1, 2 and 4 to 7 10 times: 100 reads
+# sixteen pages (on both devices unless all their frames interleave to
+# one), 0 and 3 read 20 times, the others 10 times: 180 reads
 sh -c 'echo $$ >'$CG/chmu-il'/cgroup.procs && exec chmu-workload "$@"' sh \
-	touch --node "$NODE" --no-thp --size 64K --unit-size 4K --units 0,1,2,3,4,5,6,7,0,3 --count 10 \
+	touch --node "$NODE" --no-thp --size 64K --unit-size 4K --units 0-15,0,3 --count 10 \
 	--hold >/tmp/il.wl &
 wl=$!
 wait_for "the workload did not hold" grep -q '^held=' /tmp/il.wl
 out=$(cat /tmp/il.wl)
 echo "$out"
 
-# The truth from the pagemap: "memN DPA HPA COUNT" per page read, as the
-# region's 2-way interleave at GRAN places it
+# The truth from the pagemap: "memN DPA HPA COUNT" per page read
+PAGES=$(seq 0 15)
+reads() { echo $(($1 == 0 || $1 == 3 ? 20 : 10)); }
 declare -A want=()
-for k in 0 1 2 3 4 5 6 7; do
+for k in $PAGES; do
 	p=$(($(kv phys$k "$out")))
 	[ "$p" -ge $((HPA)) ] && [ "$p" -lt $((HPA + SIZE)) ] || fail "page $k at $(printf %#x $p), not in $REGION"
-	off=$((p - HPA))
-	key=$(printf 'mem%d %#x %#x' $(((off / GRAN) % 2)) $(((off / (2 * GRAN)) * GRAN + off % GRAN)) $p)
-	want[$key]=$((k == 0 || k == 3 ? 20 : 10))
+	want["$(place $p) $(printf %#x $p)"]=$(reads $k)
 done
 truth=$(for k in "${!want[@]}"; do echo "$k ${want[$k]}"; done | sort | tr '\n' ';')
 # traced: the same from the driver's entry events, counts summed per page
@@ -86,7 +103,11 @@ traced() {
 		END { for (k in s) print k, s[k] }' $TRACE/trace | sort | tr '\n' ';'
 }
 all_traced() { [ "$(traced)" = "$truth" ]; }
-wait_for "the reads not all drained (expected $truth)" all_traced
+for _ in $(seq 600); do all_traced && break; sleep 0.1; done
+if ! all_traced; then	# what the driver said instead
+	grep -F chmu_hotlist_entry $TRACE/trace | tail -n 40 >&2
+	fail "the reads not as expected after 60 s: $(traced) (expected $truth)"
+fi
 expect_eq "$(traced)" "$truth" "each page on its memdev, at its DPA and HPA, with its count"
 expect_eq "$(awk '{ print $1 }' <<<"$(tr ';' '\n' <<<"$truth")" | sort -u | tr '\n' ' ')" "mem0 mem1 " \
 	"pages on both devices"
@@ -99,13 +120,13 @@ last_frame() {
 # chmutop -G: each page's unit under the cgroup with its sum
 units() {
 	last_frame /tmp/il.top >/tmp/il.frame
-	for k in 0 1 2 3 4 5 6 7; do
+	for k in $PAGES; do
 		jq -r --argjson h "$(($(kv phys$k "$out")))" \
 			'select(.type == "unit" and .hpa == $h) | "\(.cgroup):\(.owner_pages):\(.sum)"' /tmp/il.frame
 	done | tr '\n' ' '
 }
 units_are() { [ "$(units)" = "$1" ]; }
-w="/chmu-il:1:20 /chmu-il:1:10 /chmu-il:1:10 /chmu-il:1:20 /chmu-il:1:10 /chmu-il:1:10 /chmu-il:1:10 /chmu-il:1:10 "
+w=$(for k in $PAGES; do echo "/chmu-il:1:$(reads $k)"; done | tr '\n' ' ')
 wait_for "chmutop -G: the units not all shown with their sums" units_are "$w"
 expect_eq "$(units)" "$w" "chmutop -G: every page's cgroup, pages and sum"
 # chmuheat --by cgroup: the cgroup's sum over the run, attributed in the drain
@@ -133,16 +154,17 @@ wait_for "the second workload did not hold" grep -q '^held=' /tmp/il.wl
 out2=$(cat /tmp/il.wl)
 p0=$(($(kv phys0 "$out2")))
 off=$((p0 - HPA))
-dev=$(((off / GRAN) % 2))
-dpa=$(((off / (2 * GRAN)) * GRAN + off % GRAN))
-uhpa=$((HPA + (dpa & ~0x1fffff) * 2 + dev * GRAN))
+way=$(((off / GRAN) % 2))
+# the unit's first DPA, relative to the position's base, and its HPA
+ustart=$((((off / (2 * GRAN)) * GRAN + off % GRAN) & ~0x1fffff))
+uhpa=$((HPA + ustart * 2 + way * GRAN))
 big() {
 	last_frame /tmp/il.top | jq -r --argjson h "$uhpa" 'select(.type == "unit" and .hpa == $h) |
 		"\(.instance) \(.owner_pages) \(.owner_unwalked // 0)"'
 }
 seen_big() { [ -n "$(big)" ]; }
 wait_for "chmutop: no 2 MiB unit at $(printf %#x $uhpa)" seen_big
-expect_eq "$(big)" "mem$dev.0.0 1 511" "a 2 MiB unit of an interleaved region: its first granule walked"
+expect_eq "$(big)" "${pos_md[way]}.0.0 1 511" "a 2 MiB unit of an interleaved region: its first granule walked"
 kill -INT $top
 wait $top || fail "chmutop -G, 2 MiB units: $(cat /tmp/il.top.err)"
 top=

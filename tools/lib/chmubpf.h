@@ -54,6 +54,10 @@ struct chmu_owner_bpf {
 	__u32 *sel;			/* .bss chmu_owner_sel */
 };
 
+/*
+ * Taken after the skeleton's open: .bss stays at the address it has then
+ * (libbpf maps the map's memory over it at load)
+ */
 #define CHMU_OWNER_BPF(skel) ((struct chmu_owner_bpf){			\
 	.q = (skel)->maps.chmu_owner_q,					\
 	.regions = (skel)->maps.chmu_owner_regions,			\
