@@ -104,9 +104,10 @@ kv() {
 
 # CHMU device tests -------------------------------------------------------
 
-# chmu_setup: a device-DAX region over mem0, as DEV (and REGION, ...);
-# on exit every instance is disabled and the region destroyed, so tests
-# sharing a guest start from the same state.
+# chmu_setup: a device-DAX region over mem0, as DEV (and REGION, ...),
+# with no instance enabled through the driver (hmu_quiesce; the test fails
+# if perf holds one); on exit every instance is disabled and the region
+# destroyed, so tests sharing a guest start from the same state.
 chmu_setup() {
 	hmu_quiesce || fail "an instance is held by perf: the driver would drain under the test"
 	eval "$(chmu-region create -m mem0 --devdax)"
@@ -237,6 +238,15 @@ hostile_check() {
 hmu_wait() {
 	for _ in $(seq 100); do [ "$(cat $HMU/$1)" = "$2" ] && return; sleep 0.1; done
 	fail "$1 is $(cat $HMU/$1), not $2"
+}
+
+# hmu_drained N: wait (up to 60 s) until the instance has drained at least
+# N entries since its enable. The driver counts a drain after its
+# tracepoints, so the BPF tools on them have seen those entries: a tool
+# run without a count can then be stopped (SIGINT) with all of them, however
+# slowly the guest ran.
+hmu_drained() {
+	wait_for "$(basename "$HMU") did not drain $1 entries" attr_cmp "$HMU/entries" -ge "$1"
 }
 
 # hmu_cfg ATTR=VALUE...: configure the instance through sysfs.

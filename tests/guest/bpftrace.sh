@@ -26,9 +26,10 @@ bt() {
 		grep -o 'tracepoint:chmu:[a-z_]*' | wc -l)
 	bpftrace_attached $pid "$n"
 	hmu_cfg enable=1
-	chmu-workload touch --dax "$DEV" --size 2M --units 3 --count 100 >/dev/null
-	chmu-workload touch --dax "$DEV" --size 2M --units 7 --count 300 >/dev/null
-	sleep 1.5
+	# units 3 and 7 read 100 and 300 times by one process: one epoch, one
+	# batch of two, which the disable waits for
+	chmu-workload touch --dax "$DEV" --size 2M --units 3,7,7,7 --count 100 >/dev/null
+	hmu_drained 2
 	hmu_cfg enable=0
 	sleep 0.5	# bpftrace prints what is still in its buffers
 	stop_bpftrace $pid || true

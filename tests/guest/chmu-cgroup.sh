@@ -101,6 +101,12 @@ wait_for "per-cgroup sums did not reach 160 120: $(group_sum /chmu-a) $(group_su
 unit_of() {
 	last_frame /tmp/cg.units | jq -r --argjson h "$(($1))" 'select(.type == "unit" and .hpa == $h) | "\(.cgroup) \(.sum)"'
 }
+# chmutop -G has its own frame clock: wait for its frames to have them all
+units_reached() {
+	[ "$(unit_of "$(kv phys0 "$oa")");$(unit_of "$(kv phys1 "$oa")");$(unit_of "$(kv phys2 "$oa")");$(unit_of "$(kv phys0 "$ob")");$(unit_of "$(kv phys1 "$ob")")" = \
+		"/chmu-a 80;/chmu-a 40;/chmu-a 40;/chmu-b 90;/chmu-b 30" ]
+}
+wait_for "chmutop -G: the units' sums not all reached" units_reached
 expect_eq "$(unit_of "$(kv phys0 "$oa")")" "/chmu-a 80" "a's unit 1"
 expect_eq "$(unit_of "$(kv phys1 "$oa")")" "/chmu-a 40" "a's unit 2"
 expect_eq "$(unit_of "$(kv phys2 "$oa")")" "/chmu-a 40" "a's unit 3"
@@ -146,6 +152,10 @@ pa="chmu-workload[$wa]"
 pb="chmu-workload[$wb]"
 psums_are() { [ "$(psum "$pa") $(psum "$pb")" = "$1" ]; }
 wait_for "per-process sums did not reach 160 120: $(psum "$pa") $(psum "$pb")" psums_are "160 120"
+procs_reached() {
+	[ "$(proc_of "$(kv phys0 "$oa")");$(proc_of "$(kv phys2 "$oa")");$(proc_of "$(kv phys0 "$ob")")" = "$pa 80;$pa 40;$pb 90" ]
+}
+wait_for "chmutop -p: the units' sums not all reached" procs_reached
 expect_eq "$(proc_of "$(kv phys0 "$oa")")" "$pa 80" "a's unit 1 by process"
 expect_eq "$(proc_of "$(kv phys2 "$oa")")" "$pa 40" "a's unit 3 by process"
 expect_eq "$(proc_of "$(kv phys0 "$ob")")" "$pb 90" "b's unit 5 by process"

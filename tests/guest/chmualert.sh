@@ -21,16 +21,20 @@ rc=0; out=$(chmualert -c 10 -R 5 2>&1) || rc=$?
 expect_eq "$rc:$(head -n 1 <<<"$out")" "1:chmualert: give one of -c/--count and -R/--rate" "two metrics"
 
 touch7() { chmu-workload touch --dax "$DEV" --size 2M --units 7 --count "$1" >/dev/null; }
-sequence() { # the four epochs; chmualert ARGS runs over them
+# the four epochs (touches more than an epoch apart: one each);
+# chmualert ARGS runs over them until the four entries are drained
+sequence() {
 	hmu_cfg mode=epoch threshold=5 epoch_us=2000000 fill_threshold=0 unit_shift=12 enable=1
 	l0=$(bpf_links)
-	chmualert "$@" 1 10 >/tmp/alert.out 2>/tmp/alert.err &
+	chmualert "$@" 1 >/tmp/alert.out 2>/tmp/alert.err &
 	local pid=$!
 	attached "$l0" $pid
 	touch7 300; sleep 2
 	touch7 250; sleep 2
 	touch7 50; sleep 2
 	touch7 220
+	hmu_drained 4
+	kill -INT $pid
 	wait $pid || { cat /tmp/alert.err; fail "chmualert $* failed"; }
 	hmu_cfg enable=0
 }
@@ -54,10 +58,13 @@ expect_eq "$(jq -r 'select(.type=="summary") | "\(.alerts) \(.suppressed) \(.rea
 # --exec, with a rate alert: 300 counts in a 2 s window is 150/s.
 hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 enable=1
 l0=$(bpf_links)
-chmualert -R 100 -w 2 --exec 'env | grep ^CHMU_ALERT_ | grep -v TIME | sort >/tmp/alert.env' 1 3 >/tmp/alert.out 2>/tmp/alert.err &
+rm -f /tmp/alert.env
+chmualert -R 100 -w 2 --exec 'env | grep ^CHMU_ALERT_ | grep -v TIME | sort >/tmp/alert.env.tmp && mv /tmp/alert.env.tmp /tmp/alert.env' 1 >/tmp/alert.out 2>/tmp/alert.err &
 pid=$!
 attached "$l0" $pid
 touch7 300
+wait_for "the --exec command did not run" test -e /tmp/alert.env
+kill -INT $pid
 wait $pid
 hmu_cfg enable=0
 expect_eq "$(cut -d' ' -f2- /tmp/alert.out)" "ALERT mem0.0.0 hpa $h7 dpa 0x7000 nid - rate 150/s >= 100/s" "rate alert"
@@ -68,13 +75,14 @@ expect_eq "$(tr '\n' ' ' </tmp/alert.env)" \
 # most of them dropped; every one is either received or counted dropped.
 hmu_cfg mode=epoch threshold=1 epoch_us=1000000 fill_threshold=0 enable=1
 l0=$(bpf_links)
-chmualert -c 1000 -j --ringbuf-size 4K 1 4 >/tmp/alert.out 2>/tmp/alert.err &
+chmualert -c 1000 -j --ringbuf-size 4K 1 >/tmp/alert.out 2>/tmp/alert.err &
 pid=$!
 attached "$l0" $pid
 kill -STOP $pid
 chmu-workload touch --dax "$DEV" --size 4M --units 0-599 >/dev/null
-sleep 1.5
+hmu_drained 600
 kill -CONT $pid
+kill -INT $pid
 wait $pid
 hmu_cfg enable=0
 cat /tmp/alert.err
@@ -89,14 +97,21 @@ grep -q "^chmualert: $dropped hotlist entries dropped by the full ring buffer ($
 million() { # million ARGS...: chmualert -c 1000000 ARGS while unit 7 reaches it
 	hmu_cfg mode=always-on threshold=1000000 fill_threshold=1 enable=1
 	l0=$(bpf_links)
-	chmualert -c 1000000 "$@" 1 3 >/tmp/alert.out 2>/tmp/alert.err &
+	chmualert -c 1000000 "$@" 1 >/tmp/alert.out 2>/tmp/alert.err &
 	local pid=$!
 	attached "$l0" $pid
 	touch7 1000000
+	hmu_drained 1
+	# the alert printed and its command run before the stop (a command
+	# not started when chmualert is told to stop is not started)
+	wait_for "no alert for a million" grep -q 'ALERT\|"alert"' /tmp/alert.out
+	[[ " $* " != *" --exec "* ]] || wait_for "the --exec command did not run" test -s /tmp/alert.val
+	kill -INT $pid
 	wait $pid || { cat /tmp/alert.err; fail "chmualert $* failed"; }
 	hmu_cfg enable=0
 }
-million --exec 'echo "$CHMU_ALERT_VALUE $CHMU_ALERT_THRESHOLD" >/tmp/alert.val'
+rm -f /tmp/alert.val
+million --exec 'echo "$CHMU_ALERT_VALUE $CHMU_ALERT_THRESHOLD" >/tmp/alert.val.tmp && mv /tmp/alert.val.tmp /tmp/alert.val'
 expect_eq "$(cut -d' ' -f2- /tmp/alert.out)" "ALERT mem0.0.0 hpa $h7 dpa 0x7000 nid - count 1000000 >= 1000000" "a million, in full"
 expect_eq "$(cat /tmp/alert.val)" "1000000 1000000" "a million in the --exec environment"
 expect_eq "$(head -n 1 /tmp/alert.err)" \
@@ -110,11 +125,13 @@ expect_eq "$(grep '"type":"alert"' /tmp/alert.out | grep -o '"value":[^,]*,"thre
 # HPA, whether the two land in one epoch or two.
 hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
 l0=$(bpf_links)
-chmualert -c 200 -g 2M 1 3 >/tmp/alert.out 2>/tmp/alert.err &
+chmualert -c 200 -g 2M 1 >/tmp/alert.out 2>/tmp/alert.err &
 pid=$!
 attached "$l0" $pid
 chmu-workload touch --dax "$DEV" --size 2M --units 3 --count 100 >/dev/null
 touch7 300
+hmu_drained 2
+kill -INT $pid
 wait $pid
 hmu_cfg enable=0
 expect_eq "$(cut -d' ' -f2- /tmp/alert.out)" "ALERT mem0.0.0 hpa $h7 dpa 0x0 nid - count 300 >= 200" "a region's alert"
@@ -126,14 +143,16 @@ expect_eq "$(cut -d' ' -f2- /tmp/alert.out)" "ALERT mem0.0.0 hpa $h7 dpa 0x0 nid
 rm -f /tmp/hook.go /tmp/hook.ran
 hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
 l0=$(bpf_links)
-chmualert -c 200 -j --exec-max 1 --exec 'while [ ! -e /tmp/hook.go ]; do sleep 0.1; done; echo "$CHMU_ALERT_DPA" >>/tmp/hook.ran' 1 4 >/tmp/alert.out 2>/tmp/alert.err &
+chmualert -c 200 -j --exec-max 1 --exec 'while [ ! -e /tmp/hook.go ]; do sleep 0.1; done; echo "$CHMU_ALERT_DPA" >>/tmp/hook.ran' 1 >/tmp/alert.out 2>/tmp/alert.err &
 pid=$!
 attached "$l0" $pid
 chmu-workload touch --dax "$DEV" --size 2M --units 3 --count 300 >/dev/null
 touch7 300
-for _ in $(seq 100); do [ "$(grep -c '"type":"alert"' /tmp/alert.out)" = 2 ] && break; sleep 0.1; done
+two_alerts() { [ "$(grep -c '"type":"alert"' /tmp/alert.out)" = 2 ]; }
+wait_for "not two alerts while the first command holds" two_alerts
 expect_eq "$(grep -c '"type":"alert"' /tmp/alert.out)" 2 "both alerts while the first command holds"
 touch /tmp/hook.go
+kill -INT $pid
 wait $pid
 hmu_cfg enable=0
 expect_eq "$(wc -l </tmp/hook.ran)" 1 "one command ran"

@@ -44,8 +44,7 @@ trap 'chmu-region destroy all >/dev/null 2>&1' EXIT
 hpa=$((HPA))
 hot() {
 	local w="chmu-workload touch --dax $DEV --size 256M"
-	$w --units 3 --count 100 >/dev/null
-	$w --units 7 --count 300 >/dev/null
+	$w --units 3,7,7,7 --count 100 >/dev/null	# 100 and 300, one epoch
 	$w --units 20000 --count 9 >/dev/null
 	$w --units 40000 --count 20 >/dev/null
 }

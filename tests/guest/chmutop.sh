@@ -10,10 +10,11 @@ hmu_setup
 eval "$(chmu-region create -m mem0 --devdax)"
 trap 'tmux kill-server 2>/dev/null || true; chmu-region destroy all >/dev/null 2>&1 || true' EXIT
 hpa=$((HPA))
+# hot: units 3 and 7 read 100 and 300 times by one process (one epoch: one
+# batch of two), unit 9 4 times (below the threshold)
 hot() {
 	local w="chmu-workload touch --dax $DEV --size 2M"
-	$w --units 3 --count 100 >/dev/null
-	$w --units 7 --count 300 >/dev/null
+	$w --units 3,7,7,7 --count 100 >/dev/null
 	$w --units 9 --count 4 >/dev/null
 }
 epoch() { hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1; }
