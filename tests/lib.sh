@@ -240,6 +240,27 @@ hmu_wait() {
 	fail "$1 is $(cat $HMU/$1), not $2"
 }
 
+# start_tool VAR OUT CMD...: CMD (a BPF tool) in the background, its
+# output in OUT, its errors in OUT.err and its PID in VAR (set first, so
+# that the test's cleanup can kill it); it attached its BPF programs, else
+# the test fails with its errors.
+start_tool() {
+	local _var=$1 _out=$2 _l0
+	shift 2
+	_l0=$(bpf_links)
+	"$@" >"$_out" 2>"$_out.err" &
+	printf -v "$_var" %s $!
+	(attached "$_l0" $!) || fail "$(cat "$_out.err")"
+}
+
+# last_frame FILE: the records of the last complete frame (interval) of a
+# tool's NDJSON in FILE, complete lines only (the tool may be writing the
+# last one).
+last_frame() {
+	head -n "$(wc -l <"$1")" "$1" | jq -c --slurp 'map(select(.interval != null)) | (map(.interval) | max) as $m |
+		map(select(.interval == $m - 1)) | .[]' 2>/dev/null
+}
+
 # hmu_drained N: wait (up to 60 s) until the instance has drained at least
 # N entries since its enable. The driver counts a drain after its
 # tracepoints, so the BPF tools on them have seen those entries: a tool

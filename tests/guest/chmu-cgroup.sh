@@ -34,18 +34,6 @@ eval "$(chmu-region create -m mem0 --ram)"
 grep -qw memory $CG/cgroup.subtree_control || echo +memory >$CG/cgroup.subtree_control
 mkdir $CG/chmu-a $CG/chmu-b
 
-# start VAR OUT CMD...: CMD in the background, its output in OUT, its
-# errors in OUT.err and its PID in VAR; it attached its BPF programs, else
-# the test fails with its errors
-start() {
-	local _var=$1 _out=$2 _l0
-	shift 2
-	_l0=$(bpf_links)
-	"$@" >"$_out" 2>"$_out.err" &
-	printf -v "$_var" %s $!
-	(attached "$_l0" $!) || fail "$(cat "$_out.err")"
-}
-
 # run WHO ARGS...: the workload in cgroup chmu-WHO, its output in
 # /tmp/cg.WHO; it starts once /tmp/cg.go.WHO is written (its PID, the
 # shell's that execs it, is known before: for -p)
@@ -64,17 +52,17 @@ run b --units 5,6,5,5 --count 30
 wb=$!
 
 hmu_cfg mode=epoch threshold=1 epoch_us=200000 unit_shift=12 access=1 fill_threshold=0 poll_ms=100 enable=1
-start top /tmp/cg.units chmutop -b -j -G -r 1000 1
-start grp /tmp/cg.groups chmutop -b -j --by cgroup 1
-start ptop /tmp/cg.punits chmutop -b -j -p $wa,$wb -r 1000 1
-start pgrp /tmp/cg.pgroups chmutop -b -j --by process 1
-start heat /tmp/cg.heat chmuheat -j --by cgroup 1
-start alert /tmp/cg.alert chmualert -j -c 1 --by cgroup
+start_tool top /tmp/cg.units chmutop -b -j -G -r 1000 1
+start_tool grp /tmp/cg.groups chmutop -b -j --by cgroup 1
+start_tool ptop /tmp/cg.punits chmutop -b -j -p $wa,$wb -r 1000 1
+start_tool pgrp /tmp/cg.pgroups chmutop -b -j --by process 1
+start_tool heat /tmp/cg.heat chmuheat -j --by cgroup 1
+start_tool alert /tmp/cg.alert chmualert -j -c 1 --by cgroup
 URL=http://127.0.0.1:9853/metrics
-start exp /tmp/cg.exp chmu-exporter --cgroups -l 127.0.0.1:9853
+start_tool exp /tmp/cg.exp chmu-exporter --cgroups -l 127.0.0.1:9853
 # and one that gives a single owner a series: the other is "other"
 URL1=http://127.0.0.1:9854/metrics
-start exp1 /tmp/cg.exp1 chmu-exporter --cgroups --max-cgroups 1 -l 127.0.0.1:9854
+start_tool exp1 /tmp/cg.exp1 chmu-exporter --cgroups --max-cgroups 1 -l 127.0.0.1:9854
 echo go >/tmp/cg.go.a
 echo go >/tmp/cg.go.b
 wait_for "workload a did not hold" grep -q '^held=' /tmp/cg.a
@@ -84,12 +72,6 @@ ob=$(cat /tmp/cg.b)
 echo "$oa"
 echo "$ob"
 
-# last_frame FILE: the records of the last complete frame (interval) in FILE
-last_frame() {
-	# complete lines only: the tool may be writing the last one
-	head -n "$(wc -l <"$1")" "$1" | jq -c --slurp 'map(select(.interval != null)) | (map(.interval) | max) as $m |
-		map(select(.interval == $m - 1)) | .[]' 2>/dev/null
-}
 # group_sum NAME: the last frame's sum for cgroup NAME (0 if none)
 group_sum() {
 	last_frame /tmp/cg.groups | jq -s --arg n "$1" '[.[] | select(.type == "cgroup" and .cgroup == $n) | .sum] | add // 0'
@@ -214,7 +196,7 @@ wa=
 # half its own, d (cgroup b) in THPs where the kernel gives them; each
 # unit's owners against /proc/kpagecgroup
 hmu_cfg enable=0 unit_shift=21 enable=1
-start top /tmp/cg.big chmutop -b -j -G -r 100 1
+start_tool top /tmp/cg.big chmutop -b -j -G -r 100 1
 run a --size 3M --no-thp --unit-size 1M --units 0,2 --count 10
 wa=$!
 echo go >/tmp/cg.go.a

@@ -57,17 +57,8 @@ both() {
 }
 both mode=epoch threshold=1 epoch_us=200000 unit_shift=12 access=1 fill_threshold=0 poll_ms=100 enable=1
 
-# start VAR OUT CMD...: as in chmu-cgroup.sh
-start() {
-	local _var=$1 _out=$2 _l0
-	shift 2
-	_l0=$(bpf_links)
-	"$@" >"$_out" 2>"$_out.err" &
-	printf -v "$_var" %s $!
-	(attached "$_l0" $!) || fail "$(cat "$_out.err")"
-}
-start top /tmp/il.top chmutop -b -j -G -r 1000 1
-start heat /tmp/il.heat chmuheat -j --no-heatmap --by cgroup 1
+start_tool top /tmp/il.top chmutop -b -j -G -r 1000 1
+start_tool heat /tmp/il.heat chmuheat -j --no-heatmap --by cgroup 1
 echo 0 >$TRACE/tracing_on
 echo >$TRACE/trace
 echo 1 >$TRACE/tracing_on
@@ -112,11 +103,6 @@ expect_eq "$(traced)" "$truth" "each page on its memdev, at its DPA and HPA, wit
 expect_eq "$(awk '{ print $1 }' <<<"$(tr ';' '\n' <<<"$truth")" | sort -u | tr '\n' ' ')" "mem0 mem1 " \
 	"pages on both devices"
 
-# last_frame FILE: the records of the last complete frame of FILE
-last_frame() {
-	head -n "$(wc -l <"$1")" "$1" | jq -c --slurp 'map(select(.interval != null)) | (map(.interval) | max) as $m |
-		map(select(.interval == $m - 1)) | .[]' 2>/dev/null
-}
 # chmutop -G: each page's unit under the cgroup with its sum
 units() {
 	last_frame /tmp/il.top >/tmp/il.frame
@@ -143,7 +129,7 @@ top=
 # 2 MiB units: the unit of a page read 10 times, on its device, has the
 # HPA of the unit's first granule; one page of it is walked, 511 are not
 both enable=0 unit_shift=21 enable=1
-start top /tmp/il.top chmutop -b -j -G -r 1000 1
+start_tool top /tmp/il.top chmutop -b -j -G -r 1000 1
 kill -USR1 $wl
 wait $wl || fail "the workload failed"
 wl=

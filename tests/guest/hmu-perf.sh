@@ -63,7 +63,8 @@ hmu_cfg fill_threshold=0 poll_ms=100
 echo >$TRACE/trace
 work="chmu-workload touch --dax $DEV --size 2M"
 out=$(chmu-perf "$PMU/epoch_type=0,access_type=6,hotness_threshold=5,epoch_scale=5,epoch_multiplier=2,hotness_granual=12/" -- \
-	sh -c "$work --units 3 --count 100 && $work --units 7 --count 300 && $work --units 9 --count 4 && sleep 2.5" )
+	sh -c "$work --units 3,7,7,7 --count 100 && $work --units 9 --count 4 &&
+		for _ in \$(seq 600); do [ \$(cat $HMU/entries) -ge 2 ] && exit 0; sleep 0.1; done; exit 1" )
 echo "$out"
 expect_eq "$(grep ^record <<<"$out")" \
 	"record seq=1 count=2 counter_width=32 unit_shift=12 mode=0 reason=2 overflow=0" "AUX record header"

@@ -10,10 +10,9 @@ eval "$(chmu-region create -m mem0 --devdax)"
 hmu_cfg threshold=5 epoch_us=2000000 fill_threshold=0 unit_shift=12 access=6 mode=epoch
 expect_eq "$(cat $HMU/irq | grep -c '^[0-9]')" 1 "instance has an interrupt"
 hmu_cfg enable=1
-touch_units 3 100
-touch_units 7 300
+touch_units 3,7,7,7 100	# 100 and 300 by one process: one epoch, one batch
 touch_units 9 4
-sleep 2.5
+hmu_drained 2
 hmu_cfg enable=0
 hpa=$((HPA))
 expect_eq "$(trace_events chmu_hotlist_entry unit dpa hpa nid count | tr '\n' ';')" \
@@ -32,7 +31,7 @@ irqs() { awk -v n="hmu_mem0.0.0" '$NF == n { s = 0; for (i = 2; i < NF - 2; i++)
 before=$(irqs)
 hmu_cfg mode=always-on threshold=50 fill_threshold=1 enable=1
 touch_units 5 100
-sleep 0.5
+hmu_drained 2
 expect_eq "$(trace_events chmu_hotlist_entry unit count | tr '\n' ';')" "unit=5 count=50;unit=5 count=50;" "always-on entries"
 expect_eq "$(trace_events chmu_hotlist_batch reason | sort -u | head -n 1)" "reason=0" "drained by the fill interrupt"
 [ "$(irqs)" -gt "${before:-0}" ] || fail "no interrupt counted in /proc/interrupts"
@@ -42,7 +41,7 @@ hmu_cfg enable=0
 echo >$TRACE/trace
 hmu_cfg mode=epoch threshold=1 epoch_us=1000000 fill_threshold=512 poll_ms=100 enable=1
 touch_units 11 3
-sleep 1.5
+hmu_drained 1
 expect_eq "$(trace_events chmu_hotlist_entry unit count)" "unit=11 count=3" "entry below the fill threshold"
 expect_eq "$(trace_events chmu_hotlist_batch nr reason | grep -v '^nr=0 ' | head -n 1)" "nr=1 reason=2" "drained by the timer"
 hmu_cfg enable=0
