@@ -1150,10 +1150,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (env.procs && !env.cgroup) {
-		/* the regions' interleave only: no cgroup2 needed */
+		/* the regions' interleave only (map_procs() reads it each
+		 * frame): no cgroup2 needed */
 		s.names = owner_names_new("/");
-		if (s.names)
-			owner_regions_load(s.names, CHMU_SYSFS_DEVICES);
 	}
 	if (env.cgroup && !chmu_owner_ready(TOOL, &s.owner, s.names, false)) {
 		err = CHMU_EXIT_ENV;

@@ -336,7 +336,7 @@ bool chmu_owner_prepare(const char *tool, const struct chmu_owner_bpf *b,
 			tool);
 		return false;
 	}
-	owner_regions_load(*names, CHMU_SYSFS_DEVICES);
+	/* the regions' interleave: read where it is used (per frame, per interval) */
 	if (drain)
 		*drain = true;
 	return true;

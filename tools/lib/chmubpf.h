@@ -66,8 +66,8 @@ struct chmu_owner_bpf {
 
 /*
  * Before the skeleton's load: chmu_resolve is loaded only if @on. If @on,
- * the tool's cgroup names (the first cgroup2 mount, with the CXL regions'
- * interleave) into *@names and, for a tool that attributes in its drain,
+ * the tool's cgroup names (the first cgroup2 mount; the CXL regions are
+ * read by chmu_owner_regions_sync() or the tool) into *@names and, for a tool that attributes in its drain,
  * its .rodata switch *@drain (NULL: none) set. false, with "TOOL: reason"
  * printed, if there is no cgroup2 mount.
  */
