@@ -53,7 +53,7 @@ epoch_end() {
 	awk '/cxl_chmu_enable / { n = 0; next }
 		/cxl_chmu_epoch_end / { line[n++] = $0 }
 		END { for (i = 0; i < n; i++) print line[i] }' "$res/$1/qemu.log" |
-		sed -n 's/.*cxl_chmu_epoch_end instance [0-9]* hot \([0-9]*\) posted \([0-9]*\) dropped [0-9]* took \([0-9]*\) ns.*/\1 \2 \3/p' |
+		sed -n 's/.*cxl_chmu_epoch_end instance [0-9]* hot \([0-9]*\) posted \([0-9]*\) dropped [0-9]* in [0-9]* steps, took \([0-9]*\) ns.*/\1 \2 \3/p' |
 		awk '$1 > 0' >"$res/$1/epoch-end.txt"
 	[ -s "$res/$1/epoch-end.txt" ] || die "$1: QEMU traced no epoch end of the touch rounds"
 	local c

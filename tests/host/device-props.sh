@@ -51,12 +51,13 @@ bad chmu-tracker=space-saving,chmu-ss-entries=2000 "chmu-ss-entries must be 1..1
 # table's, the device's 8 and one per instance (QEMU asserted at the
 # first interrupt past them).
 ok x-chmu-fault-msgnum=8
-bad x-chmu-fault-msgnum=9 "x-chmu-fault-msgnum 9: the MSI-X table has 9 vectors"
+bad x-chmu-fault-msgnum=9 "x-chmu-fault-msgnum 9: -1 (its own) or one of the MSI-X table's 9 vectors"
 ok chmu-instances=2,x-chmu-fault-msgnum=9
-bad chmu-instances=2,x-chmu-fault-msgnum=15 "x-chmu-fault-msgnum 15: the MSI-X table has 10 vectors"
+bad chmu-instances=2,x-chmu-fault-msgnum=15 "x-chmu-fault-msgnum 15: -1 (its own) or one of the MSI-X table's 10 vectors"
+bad x-chmu-fault-msgnum=-2 "x-chmu-fault-msgnum -2: -1 (its own) or one of the MSI-X table's 9 vectors"
 bad x-chmu-fault-counter-width=256 "x-chmu-fault-counter-width is 8 bits"
 ok chmu-tracker-budget=64K
-ok chmu-tracker-budget=64G
-bad chmu-tracker-budget=63K "chmu-tracker-budget must be 64 KiB to 64 GiB"
-bad chmu-tracker-budget=65G "chmu-tracker-budget must be 64 KiB to 64 GiB"
+ok chmu-tracker-budget=8G
+bad chmu-tracker-budget=63K "chmu-tracker-budget must be 64 KiB to 8 GiB"
+bad chmu-tracker-budget=9G "chmu-tracker-budget must be 64 KiB to 8 GiB"
 echo ok
