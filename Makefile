@@ -8,7 +8,8 @@
 #   make guest CMD=…  boot the guest and run CMD in it
 #   make shell        interactive guest shell
 #   make demo         the lab end to end
-#   make bench        benchmarks, results in build/bench/
+#   make bench        benchmarks, results in build/bench/; BENCH_SECTIONS=
+#                     memory,cost,... reruns only those sections
 #
 # V=1 shows full build logs. Builds and logs live in $(CHMU_CACHE).
 
@@ -129,6 +130,13 @@ demo: all
 	echo "  DEMO    guest done in $$(( $$(date +%s) - start )) s; results in $(abspath $(BUILD))/demo"; \
 	[ -f $(BUILD)/demo/heatmap.svg ] && echo "  DEMO    heatmap image: $(abspath $(BUILD))/demo/heatmap.svg"; \
 	exit $$rc
+
+# BENCH_SECTIONS names some of bench/sections.sh's sections: checked
+# here, before anything builds, so a wrong name costs one line.
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+BENCH_CHECK := $(shell BENCH_SECTIONS='$(BENCH_SECTIONS)' bench/run.sh --check 2>&1)
+$(if $(BENCH_CHECK),$(error $(BENCH_CHECK)))
+endif
 
 bench: all
 	$(Q)bench/run.sh

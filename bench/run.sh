@@ -3,30 +3,75 @@
 # bench/guest-bench.sh in it, and write build/bench/results.md (table) and
 # build/bench/results.json. Every ratio compares figures measured in the
 # same guest, one after the other.
+#
+#   bench/run.sh            make bench: every section, or those BENCH_SECTIONS
+#                           names (memory,cost,...: bench/sections.sh)
+#   bench/run.sh --check    only check BENCH_SECTIONS (the Makefile, first)
+#
+# Each section is kept in its own directory of the store
+# ($CHMU_CACHE/bench-results): its boots, its
+# text (section.md), its rows (section.json), its goals (goals.json) and
+# its stamp (stamp.json: when, on which commit, the host's load). Its new
+# boots go to .run/NAME and replace NAME once the section is complete, so
+# a run that fails or is interrupted loses nothing; after each section the
+# results are written again from every section the store holds.
+# BENCH_RESUME=1 keeps the boots of a section an interrupted run finished.
+# A busy host (bench/hostload.sh, sampled all along) marks the goals of the
+# sections it disturbed unreliable (bench/results-json.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/sections.sh
+
+mode=bench check=0
+for a in "$@"; do
+	case "$a" in
+	--check) check=1 ;;
+	*) echo "usage: bench/run.sh [--check]" >&2; exit 1 ;;
+	esac
+done
+# A wrong name stops here, before anything is booted or removed.
+sections=$(bench_sections "${BENCH_SECTIONS-}") || exit 1
+[ "$check" = 0 ] || exit 0
 . lab/lib.sh
 
-out=build/bench
-mkdir -p "$out"
-res=$CHMU_CACHE/bench-results
-# BENCH_RESUME=1 keeps the boots of an interrupted run that finished.
-[ "${BENCH_RESUME:-0}" = 1 ] || rm -rf "$res"
-mkdir -p "$res"
-
-# The guest sees the host's BENCH_* settings (bench/guest-bench.sh).
-genv=
-for v in $(compgen -v BENCH_); do
-	[ "$v" = BENCH_RESUME ] || genv+="$v=$(printf %q "${!v}") "
+out=${BENCH_OUT:-build/bench}
+store=$CHMU_CACHE/bench-results report=results
+mkdir -p "$out" "$store/.run"
+# What an older make bench left (its boots side by side, no stamps) is
+# not a section: it goes.
+all=$(bench_section_names)
+for d in "$store"/*; do
+	[ -e "$d" ] || continue
+	n=${d##*/}
+	if ! grep -qxF -- "$n" <<<"$all" || [ ! -e "$d/stamp.json" ]; then
+		rm -rf "$d"
+	fi
 done
 
-# boot DIR CMD: one guest boot writing into $res/DIR (CHMU_PROPS as set)
+# The guest sees the host's BENCH_* settings (bench/guest-bench.sh), not
+# those of the host side.
+genv=
+for v in $(compgen -v BENCH_); do
+	case "$v" in
+	BENCH_RESUME | BENCH_SECTIONS | BENCH_OUT | BENCH_GUEST | BENCH_BUSY_* | BENCH_HOST_SECS) ;;
+	*) genv+="$v=$(printf %q "${!v}") " ;;
+	esac
+done
+# settings: those BENCH_* settings as a JSON object (the stamps keep them)
+sargs=()
+for v in $(compgen -v BENCH_); do sargs+=(--arg "$v" "${!v}"); done
+settings=$(jq -nc '$ARGS.named' "${sargs[@]}")
+
+# boot DIR CMD: one guest boot writing into DIR (CHMU_PROPS as set);
+# BENCH_GUEST replaces qemu/run-guest.sh (tests/host/bench-sections.sh)
 boot() {
-	if [ "${BENCH_RESUME:-0}" = 1 ] && [ "$(cat "$res/$1/status" 2>/dev/null)" = 0 ]; then
+	if [ "${BENCH_RESUME:-0}" = 1 ] && [ "$(cat "$1/status" 2>/dev/null)" = 0 ]; then
 		msg BENCH "  (kept from the interrupted run)"
 		return 0
 	fi
-	CHMU_RESULTS=$res/$1 qemu/run-guest.sh "$genv$2" >/dev/null
+	local t0=$SECONDS
+	CHMU_RESULTS=$1 "${BENCH_GUEST:-qemu/run-guest.sh}" "$genv$2" >/dev/null
+	echo $((SECONDS - t0)) >"$1/seconds"
 }
 
 # The research hardware's trackers (M5): in the cost and accuracy sections
@@ -43,36 +88,6 @@ models=(
 	"exact + modelled LLC (1 MiB)|chmu-llc-size=1M"
 	"${research_models[@]}"
 )
-msg BENCH "memory throughput, DRAM vs CXL"
-boot base 'bench/guest-bench.sh memory'
-# epoch_end DIR: "hot posted ns" medians of the epoch ends QEMU traced
-# (cxl_chmu_epoch_end) while the guest touched 16384 units per epoch:
-# those after the last enable (cxl_chmu_enable), which starts the touch
-# rounds, that saw any hot unit.
-epoch_end() {
-	awk '/cxl_chmu_enable / { n = 0; next }
-		/cxl_chmu_epoch_end / { line[n++] = $0 }
-		END { for (i = 0; i < n; i++) print line[i] }' "$res/$1/qemu.log" |
-		sed -n 's/.*cxl_chmu_epoch_end instance [0-9]* hot \([0-9]*\) posted \([0-9]*\) dropped [0-9]* in [0-9]* steps, took \([0-9]*\) ns.*/\1 \2 \3/p' |
-		awk '$1 > 0' >"$res/$1/epoch-end.txt"
-	[ -s "$res/$1/epoch-end.txt" ] || die "$1: QEMU traced no epoch end of the touch rounds"
-	local c
-	for c in 1 2 3; do
-		cut -d' ' -f$c "$res/$1/epoch-end.txt" | sort -g |
-			awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-	done | paste -sd' '
-}
-i=0
-for m in "${models[@]}"; do
-	msg BENCH "CHMU cost: ${m%%|*}"
-	CHMU_PROPS=${m#*|} QEMU_EXTRA='-trace cxl_chmu_epoch_end -trace cxl_chmu_enable' \
-		boot m$i "bench/guest-bench.sh chmu '${m%%|*}'"
-	read -r hot posted ns <<<"$(epoch_end m$i)"
-	printf ' %s | %s | %.0f |\n' "$hot" "$posted" "$((ns / 1000))" >"$res/m$i/epoch.md"
-	printf ',"epoch_hot":%s,"epoch_posted":%s,"epoch_end_ns":%s}' "$hot" "$posted" "$ns" >"$res/m$i/epoch.json"
-	i=$((i + 1))
-done
-
 # Accuracy: the same Zipf run per tracker model; DAMON watches the exact
 # model's run. 4096 units of 4 KiB, so 512 counters are a real limit.
 acc_models=(
@@ -81,50 +96,48 @@ acc_models=(
 	"exact + modelled LLC (1 MiB)|chmu-llc-size=1M"
 	"${research_models[@]}"
 )
-# each_model PREFIX MODE WHAT: one boot per accuracy model, in PREFIX0..,
-# running guest-bench.sh MODE LABEL (DAMON in the first model's boot);
-# the rows are computed here, from what the boot left
-each_model() {
-	local i=0 m
-	for m in "${acc_models[@]}"; do
-		msg BENCH "$3: ${m%%|*}"
-		CHMU_PROPS=${m#*|} boot "$1$i" "bench/guest-bench.sh $2 '${m%%|*}' $([ "$i" = 0 ] && echo damon)"
-		PATH=$PWD/build/bin:$PATH bench/accuracy-rows.sh "$2" "${m%%|*}" "$res/$1$i" ||
-			die "$1$i: no rows"
+
+# Each sec_NAME DIR: the section's boots into DIR, then DIR/section.md
+# (its text: headings, explanation, tables; written now, with the
+# settings it ran with), and whatever "results-json.sh section NAME" and
+# bench/goal-rows.sh read.
+
+sec_memory() {
+	msg BENCH "memory throughput, DRAM vs CXL"
+	boot "$1/base" 'bench/guest-bench.sh memory'
+	# the guest's page starts with the title; results-md.sh writes it
+	sed '1{/^# /d}' "$1/base/section.md" | sed '1{/^$/d}' >"$1/section.md"
+}
+
+# epoch_end DIR: "hot posted ns" medians of the epoch ends QEMU traced
+# those after the last enable (cxl_chmu_enable), which starts the touch
+# rounds, that saw any hot unit.
+epoch_end() {
+	awk '/cxl_chmu_enable / { n = 0; next }
+		/cxl_chmu_epoch_end / { line[n++] = $0 }
+		END { for (i = 0; i < n; i++) print line[i] }' "$1/qemu.log" |
+		sed -n 's/.*cxl_chmu_epoch_end instance [0-9]* hot \([0-9]*\) posted \([0-9]*\) dropped [0-9]* in [0-9]* steps, took \([0-9]*\) ns.*/\1 \2 \3/p' |
+		awk '$1 > 0' >"$1/epoch-end.txt"
+	[ -s "$1/epoch-end.txt" ] || die "${1##*/}: QEMU traced no epoch end of the touch rounds"
+	local c
+	for c in 1 2 3; do
+		cut -d' ' -f$c "$1/epoch-end.txt" | sort -g |
+			awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+	done | paste -sd' '
+}
+i=0
+sec_cost() {
+	local i=0 m hot posted ns
+	for m in "${models[@]}"; do
+		msg BENCH "CHMU cost: ${m%%|*}"
+		CHMU_PROPS=${m#*|} QEMU_EXTRA='-trace cxl_chmu_epoch_end -trace cxl_chmu_enable' \
+			boot "$1/m$i" "bench/guest-bench.sh chmu '${m%%|*}'"
+		read -r hot posted ns <<<"$(epoch_end "$1/m$i")"
+		printf ' %s | %s | %.0f |\n' "$hot" "$posted" "$((ns / 1000))" >"$1/m$i/epoch.md"
+		printf ',"epoch_hot":%s,"epoch_posted":%s,"epoch_end_ns":%s}' "$hot" "$posted" "$ns" >"$1/m$i/epoch.json"
 		i=$((i + 1))
 	done
-}
-each_model a accuracy "accuracy on a Zipf workload"
-# Following a change: the same models, the hot set moved halfway.
-each_model f shift "following a moved hot set"
-
-# Scale: hotlist sizes (one boot each, 4 instances), instances and rate.
-# (4096 is the largest power of two an instance's 16-bit length holds:
-# QEMU refuses more than 8143 entries at 512 MiB.)
-i=0
-for hs in 64 1024 4096; do
-	msg BENCH "scale: hotlist of $hs entries, 1/2/4 instances, thresholds 4/16/64"
-	CHMU_PROPS="chmu-instances=4,chmu-hotlist-size=$hs" boot s$i "bench/guest-bench.sh scale $hs"
-	i=$((i + 1))
-done
-
-msg BENCH "drain cost per entry and toolkit CPU, per consumer"
-boot drain 'bench/guest-bench.sh drain'
-msg BENCH "attribution by cgroup and process: cost per entry, per tool"
-boot attr 'bench/guest-bench.sh attrib'
-
-# Promotion: the same workload under each policy in one boot; the
-# promoter on a limited tracker in a second (its counters are a device
-# property). A larger list, so that a 100 ms epoch's hot set fits.
-msg BENCH "promotion: none, CHMU promoter, NUMA balancing, DAMON, all DRAM"
-CHMU_PROPS=chmu-hotlist-size=4096 boot p0 "bench/guest-bench.sh promote 'exact tracker' dram none chmu numab damon"
-msg BENCH "promotion: CHMU promoter on a limited tracker (and all DRAM, its reference)"
-CHMU_PROPS=chmu-hotlist-size=4096,chmu-counters=512 boot p1 "bench/guest-bench.sh promote 'limited tracker (512 counters)' dram chmu"
-bench/promote-rows.sh "$res" "$res/p0" "$res/p1" || die "promotion: no rows"
-cp "$res/promote.svg" "$out/promote.svg"
-
-{
-	cat "$res/base/section.md"
+	{
 	cat <<MD
 
 ## Cost of the CHMU on guest accesses to CXL memory
@@ -147,9 +160,16 @@ time it took; medians over the epoch ends of those rounds.
 | tracker | disabled (accesses/s) | enabled (accesses/s) | enabled / disabled | range | epoch end: hot units | posted | µs |
 |---|---|---|---|---|---|---|---|
 MD
-	for d in "$res"/m*; do
+	for d in "$1"/m*; do
 		printf '%s%s\n' "$(cat "$d/row.md")" "$(cat "$d/epoch.md")"
 	done
+	} >"$1/section.md"
+}
+
+sec_drain() {
+	msg BENCH "drain cost per entry and toolkit CPU, per consumer"
+	boot "$1/drain" 'bench/guest-bench.sh drain'
+	{
 	cat <<MD
 
 ## Drain cost per hotlist entry, per consumer
@@ -174,7 +194,7 @@ use the entry tracepoint, one program run per entry.
 | consumer | entries | ns per entry | range | vs disabled |
 |---|---|---|---|---|
 MD
-	cat "$res/drain/drain.md"
+	cat "$1/drain/drain.md"
 	cat <<'MD'
 
 ## Toolkit CPU per hotlist entry
@@ -189,7 +209,7 @@ every second. Target: chmutop at most a third of that script.
 | tool | entries | BPF ns/entry | process ns/entry | total ns/entry |
 |---|---|---|---|---|
 MD
-	cat "$res/drain/cpu.md"
+	cat "$1/drain/cpu.md"
 	cat <<'MD'
 
 Goals of the batch path, from the medians above: chmutop at most 1.3x
@@ -201,7 +221,14 @@ with it from boot to boot.
 | goal | measured | met |
 |---|---|---|
 MD
-	bench/drain-goals.sh "$res/drain/drain.json"
+	bench/drain-goals.sh "$1/drain/drain.json"
+	} >"$1/section.md"
+}
+
+sec_attribution() {
+	msg BENCH "attribution by cgroup and process: cost per entry, per tool"
+	boot "$1/attr" 'bench/guest-bench.sh attrib'
+	{
 	cat <<MD
 
 ## Attribution: who owns the hot memory, cost per entry
@@ -222,14 +249,35 @@ attribution less without.
 | consumer | entries | drain ns/entry | vs disabled | BPF ns/entry | process ns/entry | extra ns/entry |
 |---|---|---|---|---|---|---|
 MD
-	cat "$res/attr/attrib.md"
+	cat "$1/attr/attrib.md"
+	} >"$1/section.md"
+}
+
+# each_model PREFIX MODE WHAT: one boot per accuracy model, in PREFIX0..,
+# running guest-bench.sh MODE LABEL (DAMON in the first model's boot);
+# the rows are computed here, from what the boot left
+each_model() {
+	local i=0 m
+	for m in "${acc_models[@]}"; do
+		msg BENCH "$3: ${m%%|*}"
+		CHMU_PROPS=${m#*|} boot "$1$i" "bench/guest-bench.sh $2 '${m%%|*}' $([ "$i" = 0 ] && echo damon)"
+		PATH=$PWD/build/bin:$PATH bench/accuracy-rows.sh "$2" "${m%%|*}" "$1$i" ||
+			die "${1##*/}$i: no rows"
+		i=$((i + 1))
+	done
+}
+
+sec_accuracy() {
+	local i m
+	each_model "$1/a" accuracy "accuracy on a Zipf workload"
+	{
 	cat <<MD
 
 ## Accuracy: top-K hot units of a Zipf workload, CHMU vs DAMON
 
 One boot per tracker model; the CXL memory is system RAM on its own node.
-\`chmu-workload zipf\` makes $(sed -n 's/^accesses=//p' "$res/a0/workload.txt") loads to
-$(sed -n 's/^units=//p' "$res/a0/workload.txt") 4 KiB units (Zipf exponent 1, hot units scattered by a seeded
+\`chmu-workload zipf\` makes $(sed -n 's/^accesses=//p' "$1/a0/workload.txt") loads to
+$(sed -n 's/^units=//p' "$1/a0/workload.txt") 4 KiB units (Zipf exponent 1, hot units scattered by a seeded
 permutation, a random word in the unit) and writes the exact count per
 physical page: the ground truth. chmutop (epoch mode, 1 s epochs,
 threshold 1, 4 KiB units; the hotlist keeps the hottest 1088 units of an
@@ -266,7 +314,7 @@ both by the run's timed span.
 | monitor | recall@16 | recall@64 | recall@256 | precision@16 | precision@64 | tied@64 | captured@64 | ratio@64 | ratio per epoch | ratio per epoch @25 | CPU ms | CPU % of run |
 |---|---|---|---|---|---|---|---|---|---|---|---|---|
 MD
-	cat "$res"/a*/rows.md
+	cat "$1"/a*/rows.md
 	echo
 	echo "The CHMU rows' CPU, split: the driver's drain time and chmutop's BPF"
 	echo "programs (the kernel side), and chmutop's process (reading the unit"
@@ -277,7 +325,7 @@ MD
 	echo "|---|---|---|---|"
 	i=0
 	for m in "${acc_models[@]}"; do
-		sed 's/[a-z_]*=//g' "$res/a$i/cpu.txt" |
+		sed 's/[a-z_]*=//g' "$1/a$i/cpu.txt" |
 			awk -v t="${m%%|*}" '{ printf "| %s | %.0f | %.0f | %.0f |\n", t, $1 / 1e6, $2 / 1e6, $3 / 1e6 }'
 		i=$((i + 1))
 	done
@@ -295,7 +343,14 @@ would divide by noise: such a row says "not assessable".
 | goal | measured | met |
 |---|---|---|
 MD
-	bench/goals.sh "$res"/a*/rows.json
+	bench/goals.sh "$1"/a*/rows.json
+	} >"$1/section.md"
+}
+
+# Following a change: the same models, the hot set moved halfway.
+sec_shift() {
+	each_model "$1/f" shift "following a moved hot set"
+	{
 	cat <<'MD'
 
 ## Following a moved hot set
@@ -324,7 +379,21 @@ hidden behind old sums.
 | monitor | share before | epochs back | epochs to 90% | share, first full epoch after | best share after | ratio per epoch, before | ratio per epoch, after | recall@64, run | ratio@64, run | CPU ms |
 |---|---|---|---|---|---|---|---|---|---|---|
 MD
-	cat "$res"/f*/rows.md
+	cat "$1"/f*/rows.md
+	} >"$1/section.md"
+}
+
+# Scale: hotlist sizes (one boot each, 4 instances), instances and rate.
+# (4096 is the largest power of two an instance's 16-bit length holds:
+# QEMU refuses more than 8143 entries at 512 MiB.)
+sec_scale() {
+	local i=0 hs
+	for hs in 64 1024 4096; do
+		msg BENCH "scale: hotlist of $hs entries, 1/2/4 instances, thresholds 4/16/64"
+		CHMU_PROPS="chmu-instances=4,chmu-hotlist-size=$hs" boot "$1/s$i" "bench/guest-bench.sh scale $hs"
+		i=$((i + 1))
+	done
+	{
 	cat <<'MD'
 
 ## Scale: drain cost per entry with chmutop attached
@@ -341,12 +410,25 @@ over the instances; entries/s: over the load and the drain after it.
 | hotlist size | instances | threshold | entries | entries/s | drain ns/entry |
 |---|---|---|---|---|---|
 MD
-	cat "$res"/s*/scale.md
+	cat "$1"/s*/scale.md
+	} >"$1/section.md"
+}
+
+# Promotion: the same workload under each policy in one boot; the
+# promoter on a limited tracker in a second (its counters are a device
+# property). A larger list, so that a 100 ms epoch's hot set fits.
+sec_promotion() {
+	msg BENCH "promotion: none, CHMU promoter, NUMA balancing, DAMON, all DRAM"
+	CHMU_PROPS=chmu-hotlist-size=4096 boot "$1/p0" "bench/guest-bench.sh promote 'exact tracker' dram none chmu numab damon"
+	msg BENCH "promotion: CHMU promoter on a limited tracker (and all DRAM, its reference)"
+	CHMU_PROPS=chmu-hotlist-size=4096,chmu-counters=512 boot "$1/p1" "bench/guest-bench.sh promote 'limited tracker (512 counters)' dram chmu"
+	bench/promote-rows.sh "$1" "$1"/p[0-9] || die "promotion: no rows"
+	{
 	cat <<MD
 
 ## Promotion: CHMU promoter vs NUMA balancing vs DAMON
 
-The CXL memory is system RAM on node $(sed -n 's/^node=//p' "$res/p0/tiers.txt") ($(awk '!/^node=/ { printf "%snode %s in %s", (n++ ? ", " : ""), $2, $1 }' "$res/p0/tiers.txt"):
+The CXL memory is system RAM on node $(sed -n 's/^node=//p' "$1/p0/tiers.txt") ($(awk '!/^node=/ { printf "%snode %s in %s", (n++ ? ", " : ""), $2, $1 }' "$1/p0/tiers.txt"):
 a lower tier than node 0's). One workload, the same seed in every run:
 \`chmu-workload zipf\` over ${BENCH_PROMOTE_SIZE:-64M} in 4 KiB base pages allocated on the CXL
 node, 90% of its loads to a hot set of ${BENCH_PROMOTE_HOT:-1024} pages (Zipf exponent 1, scattered
@@ -387,12 +469,79 @@ the hardware-independent figures.
 | policy | steady before move (x DRAM) | steady after (x DRAM) | to 90% of DRAM | from the move | to CXL share 10% | from the move | CXL share before / after | pages migrated | its own count | in hot set | hot sets on DRAM at end (before / after) | CPU ms | CPU % of run |
 |---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 MD
-	cat "$res/promote.md"
+	cat "$1/promote.md"
 	echo
 	echo "Throughput over time: [promote.svg](promote.svg)."
 	echo
-	cat "$res/promote-goals.md"
-} >"$out/results.md"
-bench/results-json.sh "$res" >"$out/results.json"
-jq . "$out/results.json" >/dev/null || die "$out/results.json is not valid JSON"
-cat "$out/results.md"
+	cat "$1/promote-goals.md"
+	} >"$1/section.md"
+}
+
+# write: the results document and page, from the store
+write() {
+	bench/results-json.sh "$store" "$mode" >"$out/$report.json.new"
+	jq . "$out/$report.json.new" >/dev/null || die "$out/$report.json.new is not valid JSON"
+	mv "$out/$report.json.new" "$out/$report.json"
+	bench/results-md.sh "$out/$report.json" "$store" >"$out/$report.md"
+	[ ! -e "$store/promotion/promote.svg" ] || cp "$store/promotion/promote.svg" "$out/promote.svg"
+}
+
+# The host's load, sampled every BENCH_HOST_SECS (5) seconds from before
+# the first boot to the end (bench/hostload.sh).
+host=$store/.run/host.txt
+: >"$host"
+bench/hostload.sh watch $$ "$host" "${BENCH_HOST_SECS:-5}" &
+watcher=$!
+trap 'kill $watcher 2>/dev/null || true' EXIT
+for _ in $(seq $((${BENCH_HOST_SECS:-5} * 10 + 20))); do [ -s "$host" ] && break; sleep 0.1; done
+read -r _ _ _ _ _ others steal load1 who who_cpus <"$host" || die "bench/hostload.sh sampled nothing"
+if [ "$(bench/hostload.sh summary "$host" | jq .busy)" = true ]; then
+	msg BENCH "host busy before the boots: other processes use $others CPUs ($who $who_cpus), steal $steal, load $load1; the goals will be marked unreliable"
+else
+	msg BENCH "host quiet before the boots: other processes use $others CPUs, steal $steal, load $load1"
+fi
+
+t00=$SECONDS
+for s in $sections; do
+	dir=$store/.run/$s
+	[ "${BENCH_RESUME:-0}" = 1 ] || rm -rf "$dir"
+	mkdir -p "$dir"
+	t0=$(date +%s) started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+	dirty=null
+	[ "$commit" = unknown ] || dirty=$([ -n "$(git status --porcelain 2>/dev/null)" ] && echo true || echo false)
+	bench/hostload.sh sample $$ "$dir/host.state" >/dev/null
+	"sec_$s" "$dir"
+	sed -i '1{/^$/d}' "$dir/section.md"
+	bench/results-json.sh section "$s" "$dir" >"$dir/section.json"
+	if [ "$(bench_section_field "$s" 4)" = goals ]; then
+		bench/goal-rows.sh "$s" "$dir" >"$dir/goals.json" || die "$s: no goal rows"
+	fi
+	# the host over the section: the samples that overlap it, or when
+	# there is none yet (a section shorter than a sample) the section's
+	# own from start to end
+	t1=$(date +%s)
+	span=$(bench/hostload.sh sample $$ "$dir/host.state")
+	rm -f "$dir/host.state"
+	awk -v a="$t0" -v b="$t1" '$1 > a && $1 - $2 < b' "$host" >"$dir/host.txt"
+	[ -s "$dir/host.txt" ] || echo "$span" >"$dir/host.txt"
+	hj=$(bench/hostload.sh summary "$dir/host.txt")
+	jq -n --arg s "$s" --arg key "$(bench_section_field "$s" 2)" --arg mode "$mode" \
+		--arg started "$started" --arg at "$(date -u -d "@$t1" +%Y-%m-%dT%H:%M:%SZ)" \
+		--argjson seconds $((t1 - t0)) --arg commit "$commit" --argjson dirty "$dirty" \
+		--argjson settings "$settings" --argjson host "$hj" \
+		'{section: $s, key: $key, mode: $mode, started_at: $started, measured_at: $at,
+		  seconds: $seconds, commit: $commit, dirty: $dirty, settings: $settings, host: $host}' >"$dir/stamp.json"
+	rm -rf "$store/$s.old"
+	[ ! -e "$store/$s" ] || mv "$store/$s" "$store/$s.old"
+	mv "$dir" "$store/$s"
+	rm -rf "$store/$s.old"
+	write
+	if [ "$(jq .busy <<<"$hj")" = true ]; then
+		msg BENCH "  $s: $((t1 - t0)) s; host busy: other processes up to $(jq -r '"\(.others_cpus_max) CPUs (\(.heaviest))"' <<<"$hj")"
+	else
+		msg BENCH "  $s: $((t1 - t0)) s; host quiet"
+	fi
+done
+msg BENCH "done in $(((SECONDS - t00) / 60))m$(printf %02d $(((SECONDS - t00) % 60)))s: $out/$report.md, $out/$report.json"
+cat "$out/$report.md"

@@ -1,7 +1,10 @@
 # make bench's guard against a busy host, on made-up samples: what
 # bench/hostload.sh counts as other processes' CPU (a made-up /proc: our
-# run's tree, a child it reaped, a make reaping compilers) and which
-# samples are busy at the bounds.
+# run's tree, a child it reaped, a make reaping compilers), which samples
+# are busy at the bounds, and how bench/results-json.sh marks the goals of
+# a section measured on a busy host (met and not met become unreliable,
+# "not assessable" stays) while a quiet section's stay; results.md says
+# so. bench/goal-rows.sh reads the accuracy and promotion goal tables.
 . tests/lib.sh
 command -v jq >/dev/null || fail "jq missing (lab/deps.sh installs it)"
 T=$(mktemp -d)
@@ -64,4 +67,71 @@ expect_eq "$(BENCH_BUSY_CPUS=0.4 bench/hostload.sh summary "$T/quiet" | jq -c '[
 	'[true,2,0.4]' "BENCH_BUSY_CPUS moves the bound"
 expect_eq "$(bench/hostload.sh summary /dev/null)" '{"samples":0,"busy":null}' "no sample: not known"
 
+# Goal rows from the sections' own goal tables.
+mkdir -p "$T/acc/a0" "$T/prom"
+for m in "CHMU, exact (chmutop)|1" "DAMON paddr, default attributes|0.3" \
+	"CHMU, Count-Min 4 x 32768 x 14 bit, top-25 (M5) (chmutop)|0.9"; do
+	printf '{"monitor":"%s","ratio25_epoch_mean":%s,"random25":0.014}\n' "${m%|*}" "${m#*|}"
+done >"$T/acc/a0/rows.json"
+expect_eq "$(bench/goal-rows.sh accuracy "$T/acc" | jq -r '"\(.verdict)|\(.note)|\(.goal)|\(.measured)"')" \
+	"not met|null|Count-Min (M5) / exact >= 0.95|0.9 / 1 = 0.9
+met|null|exact / DAMON >= 1.47|1 / 0.3 = 3.33x
+met|null|Count-Min 4 x 32768 x 14 bit, top-25 (M5) / DAMON >= 1.47|0.9 / 0.3 = 3x" "accuracy goals: yes and no as met and not met"
+cat >"$T/prom/promote-goals.md" <<'EOF'
+
+| goal | measured | met |
+|---|---|---|
+| promoter fast | 8.0 s vs 13.5 s, 11.5 s | not met (never reached) |
+| in the hot set | 1.000 | met |
+| CPU | n/a | n/a (a run is missing) |
+EOF
+expect_eq "$(bench/goal-rows.sh promotion "$T/prom" | jq -r '"\(.verdict)|\(.note)|\(.goal)|\(.measured)"')" \
+	"not met|never reached|promoter fast|8.0 s vs 13.5 s, 11.5 s
+met|null|in the hot set|1.000
+n/a|a run is missing|CPU|n/a" "promotion goals, their notes apart"
+
+# A store of two sections: accuracy measured on a busy host, promotion
+# on a quiet one (both on HEAD of a repository of this test's own).
+export GIT_DIR=$T/repo/.git GIT_WORK_TREE=$T/repo
+git init -q "$T/repo"
+git -c user.name=t -c user.email=t@t commit -q --allow-empty -m one
+head=$(git rev-parse HEAD)
+S=$T/store
+mkdir -p "$S/accuracy" "$S/promotion"
+busy_host=$(bench/hostload.sh summary "$T/quiet" "$T/busy")
+quiet_host=$(bench/hostload.sh summary "$T/quiet")
+for s in accuracy promotion; do
+	h=$quiet_host
+	[ $s = promotion ] || h=$busy_host
+	jq -n --arg s $s --arg c "$head" --argjson h "$h" \
+		'{section: $s, key: $s, mode: "bench", started_at: "2026-12-06T01:00:00Z", measured_at: "2026-12-06T01:10:00Z",
+		  seconds: 600, commit: $c, dirty: false, settings: {}, host: $h}' >"$S/$s/stamp.json"
+	echo "[]" >"$S/$s/section.json"
+	printf '## %s\n\ntext\n' "$s" >"$S/$s/section.md"
+done
+{
+	bench/goal-rows.sh accuracy "$T/acc"
+	echo '{"goal":"limited / DAMON >= 1.47","measured":"0.1 against DAMON'\''s 0.008","verdict":"not assessable","note":null}'
+} >"$S/accuracy/goals.json"
+bench/goal-rows.sh promotion "$T/prom" >"$S/promotion/goals.json"
+bench/results-json.sh "$S" >"$T/r.json" || fail "results-json.sh failed"
+expect_eq "$(jq -r '.goals[] | "\(.section)|\(.verdict)|\(.unreliable)"' "$T/r.json")" \
+	"accuracy|unreliable|host busy: other processes used up to 0.5 CPUs (qemu-system-x86), steal up to 9.9%
+accuracy|unreliable|host busy: other processes used up to 0.5 CPUs (qemu-system-x86), steal up to 9.9%
+accuracy|unreliable|host busy: other processes used up to 0.5 CPUs (qemu-system-x86), steal up to 9.9%
+accuracy|not assessable|null
+promotion|not met|null
+promotion|met|null
+promotion|n/a|null" "a busy section's goals unreliable, a quiet one's as measured"
+expect_eq "$(jq -c '[.sections.accuracy.host.busy, .sections.promotion.host.busy, .sections.memory]' "$T/r.json")" \
+	'[true,false,null]' "the sections' host records"
+bench/results-md.sh "$T/r.json" "$S" >"$T/r.md" || fail "results-md.sh failed"
+expect_eq "$(grep '^| accuracy | 20' "$T/r.md")" \
+	"| accuracy | 2026-12-06 01:10 UTC | $(cut -c1-12 <<<"$head") | 10m00s | busy: others up to 0.5 CPUs (qemu-system-x86) | current |" \
+	"results.md: a busy section in the sections table"
+expect_eq "$(grep '^_Section `accuracy`' "$T/r.md")" \
+	"_Section \`accuracy\`: measured 2026-12-06 01:10 UTC on commit $(cut -c1-12 <<<"$head"), in 10m00s; host **busy** (other processes up to 0.5 CPUs, qemu-system-x86; steal up to 9.9%): its figures may be off, its goals are marked unreliable._" \
+	"results.md: the busy section's stamp"
+expect_eq "$(grep -c '| unreliable (host busy: ' "$T/r.md")" 3 "results.md: three goals unreliable"
+expect_eq "$(tail -n 1 "$T/r.md")" "| CPU | n/a | n/a (a run is missing) | promotion, 2026-12-06 01:10 UTC |" "results.md: the goals table last"
 echo ok

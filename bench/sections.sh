@@ -1,0 +1,67 @@
+# make bench's sections. Sourced by bench/run.sh, bench/results-json.sh
+# and bench/results-md.sh.
+# shellcheck shell=bash
+#
+# One line per section, in the order the boots run and results.md and
+# results.json show them: NAME|KEY|EMPTY|GOALS
+#   NAME   what BENCH_SECTIONS names
+#   KEY    its key in results.json
+#   EMPTY  what KEY holds until the section has been measured once
+#   GOALS  "goals" when the goals table reads it (bench/goal-rows.sh)
+# A new section (tiering, say): a line here; a sec_NAME function in
+# bench/run.sh (its boots, then section.md and the pieces below); a case
+# in "results-json.sh section"; if it has goals, a case in
+# bench/goal-rows.sh; a row in docs/bench.md's table of sections.
+bench_section_table=(
+	"memory|memory|null|"
+	"cost|chmu|[]|goals"
+	"drain|drain|[]|goals"
+	"attribution|attribution|[]|"
+	"accuracy|accuracy|[]|goals"
+	"shift|shift|[]|"
+	"scale|scale|[]|"
+	"promotion|promotion|[]|goals"
+)
+
+# bench_section_names: every section's name, in order, one per line
+bench_section_names() {
+	local l
+	for l in "${bench_section_table[@]}"; do
+		echo "${l%%|*}"
+	done
+}
+
+# bench_section_field NAME N: field N (2 KEY, 3 EMPTY, 4 GOALS) of NAME's line
+bench_section_field() {
+	local l
+	for l in "${bench_section_table[@]}"; do
+		[ "${l%%|*}" = "$1" ] || continue
+		echo "$l" | cut -d'|' -f"$2"
+		return 0
+	done
+	return 1
+}
+
+# bench_sections SPEC: the sections SPEC names (comma-separated, as
+# BENCH_SECTIONS; empty: all), in the table's order, one per line. A name
+# that is not a section is a one-line error on stderr and status 1,
+# before anything is printed.
+bench_sections() {
+	local spec=$1 known want=" " n
+	local -a names
+	known=$(bench_section_names)
+	IFS=, read -ra names <<<"$spec"
+	for n in "${names[@]}"; do
+		n=${n// /}
+		[ -n "$n" ] || continue
+		if ! grep -qxF -- "$n" <<<"$known"; then
+			echo "error: BENCH_SECTIONS: unknown section '$n' (sections: $(paste -sd, <<<"$known" | sed 's/,/, /g'))" >&2
+			return 1
+		fi
+		want+="$n "
+	done
+	for n in $known; do
+		[ "$want" = " " ] || [[ "$want" == *" $n "* ]] || continue
+		echo "$n"
+	done
+}
