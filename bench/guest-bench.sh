@@ -28,6 +28,11 @@
 # Settings (bench/run.sh passes the host's BENCH_* on):
 #   BENCH_ROUNDS=5        off/on rounds per tracker model (chmu)
 #   BENCH_DRAIN_ROUNDS=5  rounds over all consumers (drain)
+#   BENCH_DRAIN_CONSUMERS=LABEL,...
+#                         only these consumers (drain, attrib; their labels
+#                         as in the tables) besides the bare drain, which
+#                         always runs first (make bench-goals: those its
+#                         goals read)
 #   BENCH_DRAIN_PASSES=4, BENCH_SCALE_PASSES=4, BENCH_PASSES=8, BENCH_SIZE=2M
 #                         the streams' passes and size
 #   BENCH_PROMOTE_SECS=40, BENCH_PROMOTE_SIZE=64M, BENCH_PROMOTE_HOT=1024
@@ -79,6 +84,7 @@ wait_attached() {
 measure() {
 	local label=$1 pid="" b0 b1 c=0 a0
 	shift
+	wanted "$label" || return 0
 	if [ "${1-}" = perf ]; then
 		shift
 		chmu-perf "$@" -- sleep 600 >/dev/null &
@@ -113,6 +119,11 @@ measure() {
 	fi
 	[ "$(cat $I/owner)" = sysfs ] && echo 0 >$I/enable
 	echo "$label|$e|$d|$((b1 - b0))|$c" >>"$DRAIN_OUT"
+}
+# wanted LABEL: the consumer is to be measured (BENCH_DRAIN_CONSUMERS)
+wanted() {
+	[ -z "${BENCH_DRAIN_CONSUMERS-}" ] || [ "$1" = "tracepoints disabled" ] ||
+		[[ ",$BENCH_DRAIN_CONSUMERS," == *",$1,"* ]]
 }
 # drain_medians IN: per consumer, in first-seen order: median entries,
 # median ns per entry (drain, BPF, process) and the range of the

@@ -5,8 +5,8 @@
 # object per row; rows are joined here with commas, whatever newline the
 # piece ends with.
 #
-# results-json.sh STORE [KIND]: build/bench/results.json (KIND: bench, the
-# default) from the sections kept in STORE,
+# results-json.sh STORE [KIND]: build/bench/results.json (KIND bench, the
+# default) or goals.json (bench-goals) from the sections kept in STORE,
 # one JSON document on stdout. Schema: docs/bench.md. Per section its
 # section.json (or the key's empty value when it was never measured),
 # its stamp ("sections": when, on which commit, stale or not, the host's

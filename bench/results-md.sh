@@ -5,6 +5,8 @@
 # which commit each was measured, how busy the host was, stale or not),
 # each section's text with its stamp under its first heading, and the
 # goals table last.
+# results-md.sh --goals JSON: the goals table alone (what make bench-goals
+# prints last).
 set -euo pipefail
 here=$(dirname "$0")
 . "$here/sections.sh"
@@ -34,6 +36,10 @@ MD
 		"| \(.goal) | \(.measured) | \(.verdict)\(if .unreliable then " (\(.unreliable))" elif .note then " (\(.note))" else "" end) | \(.section), \(.measured_at | when)\(if .stale then ", stale" else "" end) |"' "$1"
 }
 
+if [ "${1-}" = --goals ]; then
+	goals "${2:?usage: results-md.sh --goals JSON}"
+	exit
+fi
 json=${1:?usage: results-md.sh JSON STORE}
 store=${2:?usage: results-md.sh JSON STORE}
 
@@ -43,7 +49,7 @@ stampline() {
 		"_Section `\($s)`: measured \(.measured_at | when) on commit \(.commit[0:12])\(if .dirty then " (tree dirty)" else "" end), in \(.seconds | dur)" +
 		(if .stale then "; **stale**: \(behind)" else "" end) +
 		(if .host.busy then "; host **busy** (other processes up to \(.host.others_cpus_max) CPUs, \(.host.heaviest); steal up to \(.host.steal_max * 1000 | round / 10)%): its figures may be off" + (if $goals > 0 then ", its goals are marked unreliable" else "" end) else "" end) +
-		"._"' "$json"
+		(if .mode == "goals" then "; only what the goals read (make bench-goals)" else "" end) + "._"' "$json"
 }
 
 cat <<'MD'

@@ -6,10 +6,13 @@
 #
 #   bench/run.sh            make bench: every section, or those BENCH_SECTIONS
 #                           names (memory,cost,...: bench/sections.sh)
-#   bench/run.sh --check    only check BENCH_SECTIONS (the Makefile, first)
+#   bench/run.sh --goals    make bench-goals: only what the goals table reads,
+#                           into build/bench/goals.md and goals.json
+#   bench/run.sh --check [--goals]
+#                           only check BENCH_SECTIONS (the Makefile, first)
 #
 # Each section is kept in its own directory of the store
-# ($CHMU_CACHE/bench-results): its boots, its
+# ($CHMU_CACHE/bench-results; bench-goals: bench-goals): its boots, its
 # text (section.md), its rows (section.json), its goals (goals.json) and
 # its stamp (stamp.json: when, on which commit, the host's load). Its new
 # boots go to .run/NAME and replace NAME once the section is complete, so
@@ -25,17 +28,24 @@ cd "$(dirname "$0")/.."
 mode=bench check=0
 for a in "$@"; do
 	case "$a" in
+	--goals) mode=goals ;;
 	--check) check=1 ;;
-	*) echo "usage: bench/run.sh [--check]" >&2; exit 1 ;;
+	*) echo "usage: bench/run.sh [--goals] [--check]" >&2; exit 1 ;;
 	esac
 done
 # A wrong name stops here, before anything is booted or removed.
-sections=$(bench_sections "${BENCH_SECTIONS-}") || exit 1
+sections=$(bench_sections "${BENCH_SECTIONS-}" "$mode") || exit 1
 [ "$check" = 0 ] || exit 0
 . lab/lib.sh
 
 out=${BENCH_OUT:-build/bench}
-store=$CHMU_CACHE/bench-results report=results
+if [ "$mode" = goals ]; then
+	store=$CHMU_CACHE/bench-goals report=goals
+	# the drain goals read these consumers only (and the bare drain)
+	export BENCH_DRAIN_CONSUMERS=${BENCH_DRAIN_CONSUMERS-chmutop,chmuheat,bpftrace one-liner}
+else
+	store=$CHMU_CACHE/bench-results report=results
+fi
 mkdir -p "$out" "$store/.run"
 # What an older make bench left (its boots side by side, no stamps) is
 # not a section: it goes.
@@ -81,13 +91,15 @@ research_models=(
 	"Space-Saving, 50 entries (M5)|chmu-tracker=space-saving"
 	"Space-Saving, 50 entries, lossy ingest|chmu-tracker=space-saving,chmu-lossy=on"
 )
-# label|CHMU_PROPS for each tracker model
+# label|CHMU_PROPS for each tracker model (bench-goals: the exact one,
+# whose target is a goal)
 models=(
 	"exact|"
 	"limited (4096 counters)|chmu-counters=4096"
 	"exact + modelled LLC (1 MiB)|chmu-llc-size=1M"
 	"${research_models[@]}"
 )
+[ "$mode" = bench ] || models=("exact|")
 # Accuracy: the same Zipf run per tracker model; DAMON watches the exact
 # model's run. 4096 units of 4 KiB, so 512 counters are a real limit.
 acc_models=(
@@ -167,7 +179,7 @@ MD
 }
 
 sec_drain() {
-	msg BENCH "drain cost per entry and toolkit CPU, per consumer"
+	msg BENCH "drain cost per entry and toolkit CPU, per consumer${BENCH_DRAIN_CONSUMERS:+ (bare drain, $BENCH_DRAIN_CONSUMERS)}"
 	boot "$1/drain" 'bench/guest-bench.sh drain'
 	{
 	cat <<MD
@@ -416,12 +428,15 @@ MD
 
 # Promotion: the same workload under each policy in one boot; the
 # promoter on a limited tracker in a second (its counters are a device
-# property). A larger list, so that a 100 ms epoch's hot set fits.
+# property; not in bench-goals: no goal reads it). A larger list, so that
+# a 100 ms epoch's hot set fits.
 sec_promotion() {
 	msg BENCH "promotion: none, CHMU promoter, NUMA balancing, DAMON, all DRAM"
 	CHMU_PROPS=chmu-hotlist-size=4096 boot "$1/p0" "bench/guest-bench.sh promote 'exact tracker' dram none chmu numab damon"
-	msg BENCH "promotion: CHMU promoter on a limited tracker (and all DRAM, its reference)"
-	CHMU_PROPS=chmu-hotlist-size=4096,chmu-counters=512 boot "$1/p1" "bench/guest-bench.sh promote 'limited tracker (512 counters)' dram chmu"
+	if [ "$mode" = bench ]; then
+		msg BENCH "promotion: CHMU promoter on a limited tracker (and all DRAM, its reference)"
+		CHMU_PROPS=chmu-hotlist-size=4096,chmu-counters=512 boot "$1/p1" "bench/guest-bench.sh promote 'limited tracker (512 counters)' dram chmu"
+	fi
 	bench/promote-rows.sh "$1" "$1"/p[0-9] || die "promotion: no rows"
 	{
 	cat <<MD
@@ -477,9 +492,9 @@ MD
 	} >"$1/section.md"
 }
 
-# write: the results document and page, from the store
+# write: the results (or bench-goals') document and page, from the store
 write() {
-	bench/results-json.sh "$store" "$mode" >"$out/$report.json.new"
+	bench/results-json.sh "$store" "$([ "$mode" = goals ] && echo bench-goals || echo bench)" >"$out/$report.json.new"
 	jq . "$out/$report.json.new" >/dev/null || die "$out/$report.json.new is not valid JSON"
 	mv "$out/$report.json.new" "$out/$report.json"
 	bench/results-md.sh "$out/$report.json" "$store" >"$out/$report.md"
@@ -544,4 +559,8 @@ for s in $sections; do
 	fi
 done
 msg BENCH "done in $(((SECONDS - t00) / 60))m$(printf %02d $(((SECONDS - t00) % 60)))s: $out/$report.md, $out/$report.json"
-cat "$out/$report.md"
+if [ "$mode" = goals ]; then
+	bench/results-md.sh --goals "$out/$report.json"
+else
+	cat "$out/$report.md"
+fi

@@ -7,7 +7,8 @@
 #   NAME   what BENCH_SECTIONS names
 #   KEY    its key in results.json
 #   EMPTY  what KEY holds until the section has been measured once
-#   GOALS  "goals" when the goals table reads it (bench/goal-rows.sh)
+#   GOALS  "goals" when the goals table reads it: make bench-goals runs it
+#          (reduced to what the goals need: bench/run.sh)
 # A new section (tiering, say): a line here; a sec_NAME function in
 # bench/run.sh (its boots, then section.md and the pieces below); a case
 # in "results-json.sh section"; if it has goals, a case in
@@ -23,10 +24,12 @@ bench_section_table=(
 	"promotion|promotion|[]|goals"
 )
 
-# bench_section_names: every section's name, in order, one per line
+# bench_section_names [goals]: every section's name (with goals: those of
+# make bench-goals), in order, one per line
 bench_section_names() {
 	local l
 	for l in "${bench_section_table[@]}"; do
+		[ "${1-}" != goals ] || [ "${l##*|}" = goals ] || continue
 		echo "${l%%|*}"
 	done
 }
@@ -42,20 +45,24 @@ bench_section_field() {
 	return 1
 }
 
-# bench_sections SPEC: the sections SPEC names (comma-separated, as
-# BENCH_SECTIONS; empty: all), in the table's order, one per line. A name
-# that is not a section is a one-line error on stderr and status 1,
-# before anything is printed.
+# bench_sections SPEC [goals]: the sections SPEC names (comma-separated,
+# as BENCH_SECTIONS; empty: all), in the table's order, one per line. A
+# name that is not a section (with goals: not one of bench-goals') is a
+# one-line error on stderr and status 1, before anything is printed.
 bench_sections() {
-	local spec=$1 known want=" " n
+	local spec=$1 mode=${2-} known want=" " n
 	local -a names
-	known=$(bench_section_names)
+	known=$(bench_section_names "$mode")
 	IFS=, read -ra names <<<"$spec"
 	for n in "${names[@]}"; do
 		n=${n// /}
 		[ -n "$n" ] || continue
 		if ! grep -qxF -- "$n" <<<"$known"; then
-			echo "error: BENCH_SECTIONS: unknown section '$n' (sections: $(paste -sd, <<<"$known" | sed 's/,/, /g'))" >&2
+			if [ "$mode" = goals ] && grep -qxF -- "$n" <<<"$(bench_section_names)"; then
+				echo "error: BENCH_SECTIONS: '$n' is not a section of make bench-goals ($(paste -sd, <<<"$known" | sed 's/,/, /g'))" >&2
+			else
+				echo "error: BENCH_SECTIONS: unknown section '$n' (sections: $(bench_section_names | paste -sd, | sed 's/,/, /g'))" >&2
+			fi
 			return 1
 		fi
 		want+="$n "

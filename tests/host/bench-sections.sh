@@ -5,7 +5,8 @@
 # of this test's own) it was measured and says whether it is stale; an
 # unknown name is one line and changes nothing; a section whose boot
 # fails leaves the one before it in place; a goal whose rounds disagree is
-# unreliable.
+# unreliable; make bench-goals boots only what its goals read, into its
+# own files.
 . tests/lib.sh
 command -v jq >/dev/null || fail "jq missing (lab/deps.sh installs it)"
 T=$(mktemp -d)
@@ -144,6 +145,10 @@ rc=0
 out=$(BENCH_SECTIONS=memory,costs FAKE_DRAM=333 bench/run.sh 2>&1) || rc=$?
 expect_eq "$rc:$out" "1:error: BENCH_SECTIONS: unknown section 'costs' (sections: memory, cost, drain, attribution, accuracy, shift, scale, promotion)" \
 	"an unknown section"
+rc=0
+out=$(BENCH_SECTIONS=memory bench/run.sh --goals 2>&1) || rc=$?
+expect_eq "$rc:$out" "1:error: BENCH_SECTIONS: 'memory' is not a section of make bench-goals (cost, drain, accuracy, promotion)" \
+	"a section bench-goals does not run"
 out=$(make -s -n bench BENCH_SECTIONS=memory,costs 2>&1) && fail "make bench with an unknown section succeeded: $out"
 expect_eq "$(wc -l <<<"$out"):$(grep -c "unknown section 'costs'" <<<"$out")" "1:1" "make bench: the same, one line, before building"
 expect_eq "$(wc -c <"$T/boots")" 0 "nothing booted"
@@ -160,4 +165,24 @@ expect_eq "$rc:$(grep -c 'guest: failed' <<<"$out")" "1:1" "a failed boot fails 
 expect_eq "$(jq -S -c . "$store/cost/stamp.json")" "$(jq -S -c . "$T/cost-stamp.json")" "the cost section kept"
 cmp -s "$T/out/results.json" "$T/before.json" || fail "the results changed after a failed section"
 
+# make bench-goals: its sections into goals.md and goals.json, the exact
+# tracker's boot only, the drain's consumers those its goals read; the
+# results of make bench untouched; the goals table printed last.
+: >"$T/boots"
+out=$(BENCH_SECTIONS=drain,cost FAKE_ROUNDS="0.95 0.96 0.97" bench/run.sh --goals 2>&1) || fail "bench-goals failed: $out"
+expect_eq "$(cut -d' ' -f1 "$T/boots" | paste -sd' ')" "cost/m0 drain/drain" "bench-goals: the exact tracker's boot and the drain's"
+expect_eq "$(cut -d' ' -f2- "$T/boots")" "BENCH_DRAIN_CONSUMERS=chmutop\\,chmuheat\\,bpftrace\\ one-liner bench/guest-bench.sh chmu 'exact'
+BENCH_DRAIN_CONSUMERS=chmutop\\,chmuheat\\,bpftrace\\ one-liner bench/guest-bench.sh drain" \
+	"the guest's settings: the drain's consumers those the goals read; nothing of the host side"
+expect_eq "$(jq -r '[.kind, (.chmu | length), (.goals | map(.verdict) | join(",")), .sections.cost.mode] | join(" ")' "$T/out/goals.json")" \
+	"bench-goals 1 met,unreliable,met,met goals" "goals.json"
+expect_eq "$(tail -n 6 <<<"$out" | cut -d'|' -f2,4 | sed 's/ *$//')" \
+	" goal | met
+---|---
+ exact tracker: accesses with the CHMU enabled / disabled >= 0.9 | met
+ chmutop drain / bare drain <= 1.3 | unreliable (1 of 3 rounds meet it on their own (1.25-1.364 against <= 1.3))
+ chmuheat drain / bare drain <= 1.5 | met
+ chmutop CPU / bpftrace one-liner CPU <= 1/3 | met" "bench-goals prints the goals table last"
+cmp -s "$T/out/results.json" "$T/before.json" || fail "bench-goals changed results.json"
+[ -e "$T/cache/bench-goals/cost/stamp.json" ] || fail "no bench-goals store"
 echo ok
