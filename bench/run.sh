@@ -18,7 +18,8 @@
 # boots go to .run/NAME and replace NAME once the section is complete, so
 # a run that fails or is interrupted loses nothing; after each section the
 # results are written again from every section the store holds.
-# BENCH_RESUME=1 keeps the boots of a section an interrupted run finished.
+# BENCH_RESUME=1 keeps what an interrupted run finished: its sections, and
+# the boots of the section it was in.
 # A busy host (bench/hostload.sh, sampled all along) marks the goals of the
 # sections it disturbed unreliable (bench/results-json.sh).
 set -euo pipefail
@@ -503,14 +504,24 @@ write() {
 
 # The host's load, sampled every BENCH_HOST_SECS (5) seconds from before
 # the first boot to the end (bench/hostload.sh).
+# A run is known by its id (in its stamps): with BENCH_RESUME=1 the
+# interrupted run's, whose complete sections are kept and whose host
+# samples go on.
 host=$store/.run/host.txt
-: >"$host"
+if [ "${BENCH_RESUME:-0}" = 1 ] && [ -s "$store/.run/run-id" ]; then
+	run_id=$(cat "$store/.run/run-id")
+else
+	run_id=$(date -u +%Y%m%dT%H%M%SZ)-$$
+	echo "$run_id" >"$store/.run/run-id"
+	: >"$host"
+fi
+n0=$(wc -l <"$host")
 bench/hostload.sh watch $$ "$host" "${BENCH_HOST_SECS:-5}" &
 watcher=$!
 trap 'kill $watcher 2>/dev/null || true' EXIT
-for _ in $(seq $((${BENCH_HOST_SECS:-5} * 10 + 20))); do [ -s "$host" ] && break; sleep 0.1; done
-read -r _ _ _ _ _ others steal load1 who who_cpus <"$host" || die "bench/hostload.sh sampled nothing"
-if [ "$(bench/hostload.sh summary "$host" | jq .busy)" = true ]; then
+for _ in $(seq $((${BENCH_HOST_SECS:-5} * 10 + 20))); do [ "$(wc -l <"$host")" -gt "$n0" ] && break; sleep 0.1; done
+read -r _ _ _ _ _ others steal load1 who who_cpus < <(tail -n 1 "$host") || die "bench/hostload.sh sampled nothing"
+if [ "$(tail -n 1 "$host" | bench/hostload.sh summary | jq .busy)" = true ]; then
 	msg BENCH "host busy before the boots: other processes use $others CPUs ($who $who_cpus), steal $steal, load $load1; the goals will be marked unreliable"
 else
 	msg BENCH "host quiet before the boots: other processes use $others CPUs, steal $steal, load $load1"
@@ -518,13 +529,25 @@ fi
 
 t00=$SECONDS
 for s in $sections; do
+	if [ "${BENCH_RESUME:-0}" = 1 ] && [ -e "$store/$s/stamp.json" ] &&
+		[ "$(jq -r '.run_id // empty' "$store/$s/stamp.json")" = "$run_id" ]; then
+		msg BENCH "$s: kept from the interrupted run"
+		continue
+	fi
+	# when and on what it started (a resumed section: its first start)
 	dir=$store/.run/$s
-	[ "${BENCH_RESUME:-0}" = 1 ] || rm -rf "$dir"
-	mkdir -p "$dir"
-	t0=$(date +%s) started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-	commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
-	dirty=null
-	[ "$commit" = unknown ] || dirty=$([ -n "$(git status --porcelain 2>/dev/null)" ] && echo true || echo false)
+	if [ "${BENCH_RESUME:-0}" = 1 ] && [ -s "$dir/start" ]; then
+		read -r t0 started commit dirty <"$dir/start"
+	else
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		t0=$(date +%s) started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+		commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+		dirty=null
+		[ "$commit" = unknown ] || dirty=$([ -n "$(git status --porcelain 2>/dev/null)" ] && echo true || echo false)
+		echo "$t0 $started $commit $dirty" >"$dir/start"
+	fi
+	rm -f "$dir/host.state"
 	bench/hostload.sh sample $$ "$dir/host.state" >/dev/null
 	"sec_$s" "$dir"
 	sed -i '1{/^$/d}' "$dir/section.md"
@@ -537,15 +560,15 @@ for s in $sections; do
 	# own from start to end
 	t1=$(date +%s)
 	span=$(bench/hostload.sh sample $$ "$dir/host.state")
-	rm -f "$dir/host.state"
+	rm -f "$dir/host.state" "$dir/start"
 	awk -v a="$t0" -v b="$t1" '$1 > a && $1 - $2 < b' "$host" >"$dir/host.txt"
 	[ -s "$dir/host.txt" ] || echo "$span" >"$dir/host.txt"
 	hj=$(bench/hostload.sh summary "$dir/host.txt")
 	jq -n --arg s "$s" --arg key "$(bench_section_field "$s" 2)" --arg mode "$mode" \
 		--arg started "$started" --arg at "$(date -u -d "@$t1" +%Y-%m-%dT%H:%M:%SZ)" \
 		--argjson seconds $((t1 - t0)) --arg commit "$commit" --argjson dirty "$dirty" \
-		--argjson settings "$settings" --argjson host "$hj" \
-		'{section: $s, key: $key, mode: $mode, started_at: $started, measured_at: $at,
+		--argjson settings "$settings" --argjson host "$hj" --arg run "$run_id" \
+		'{section: $s, key: $key, mode: $mode, run_id: $run, started_at: $started, measured_at: $at,
 		  seconds: $seconds, commit: $commit, dirty: $dirty, settings: $settings, host: $host}' >"$dir/stamp.json"
 	rm -rf "$store/$s.old"
 	[ ! -e "$store/$s" ] || mv "$store/$s" "$store/$s.old"

@@ -25,7 +25,7 @@ c1=$(commit one)
 # The guest: records each boot (section/boot and the command) in
 # $T/boots, then leaves the pieces of its mode. FAKE_DRAM: the memory
 # section's DRAM read rate; FAKE_ROUNDS: the cost rounds' ratios;
-# FAKE_FAIL: fail.
+# FAKE_FAIL: fail; FAKE_FAIL_AT=SECTION/BOOT: fail that boot.
 cat >"$T/guest" <<'EOF'
 #!/bin/bash
 set -euo pipefail
@@ -33,6 +33,7 @@ R=$CHMU_RESULTS
 mkdir -p "$R"
 echo "$(basename "$(dirname "$R")")/$(basename "$R") $1" >>"${R%/cache/*}/boots"
 [ -z "${FAKE_FAIL-}" ] || { echo "guest: failed" >&2; exit 1; }
+[ "${FAKE_FAIL_AT-}" != "$(basename "$(dirname "$R")")/$(basename "$R")" ] || { echo "guest: failed" >&2; exit 1; }
 case "$1" in
 *"guest-bench.sh memory")
 	printf '# CHMU lab benchmarks\n\nGuest: 2 vCPUs.\n\n## Guest memory throughput (accesses/s)\n\n| memory | read |\n|---|---|\n| DRAM | %s |\n' "$FAKE_DRAM" >"$R/section.md"
@@ -164,6 +165,24 @@ out=$(BENCH_SECTIONS=cost FAKE_FAIL=1 FAKE_ROUNDS=1 bench/run.sh 2>&1) || rc=$?
 expect_eq "$rc:$(grep -c 'guest: failed' <<<"$out")" "1:1" "a failed boot fails the run"
 expect_eq "$(jq -S -c . "$store/cost/stamp.json")" "$(jq -S -c . "$T/cost-stamp.json")" "the cost section kept"
 cmp -s "$T/out/results.json" "$T/before.json" || fail "the results changed after a failed section"
+
+# A run interrupted in the cost section (its fourth boot fails), then
+# resumed: the memory section it completed and the cost boots it
+# finished are kept, the rest boots; the cost section's stamp is from
+# its first start.
+: >"$T/boots"
+rc=0
+out=$(BENCH_SECTIONS=memory,cost FAKE_DRAM=444 FAKE_ROUNDS="0.95 0.96 0.97" FAKE_FAIL_AT=cost/m3 bench/run.sh 2>&1) || rc=$?
+expect_eq "$rc:$(cut -d' ' -f1 "$T/boots" | paste -sd' ')" "1:memory/base cost/m0 cost/m1 cost/m2 cost/m3" "interrupted at cost/m3"
+memory_at=$(j .sections.memory.measured_at)
+expect_eq "$(j '[.memory.dram_read, .sections.cost.commit == "'"$c1"'"] | @json')" "[444,true]" "the memory section completed, the old cost section kept"
+: >"$T/boots"
+out=$(BENCH_RESUME=1 BENCH_SECTIONS=memory,cost FAKE_DRAM=555 FAKE_ROUNDS="0.95 0.96 0.97" bench/run.sh 2>&1) || fail "resuming failed: $out"
+expect_eq "$(cut -d' ' -f1 "$T/boots" | paste -sd' ')" "cost/m3 cost/m4 cost/m5 cost/m6" "resumed: only the boots not finished"
+expect_eq "$(j '[.memory.dram_read, .chmu[0].ratio, .sections.memory.measured_at == "'"$memory_at"'", .sections.memory.run_id == .sections.cost.run_id] | @json')" \
+	"[444,0.96,true,true]" "resumed: memory kept from the interrupted run, cost complete, one run"
+expect_eq "$(grep -c 'memory: kept from the interrupted run' <<<"$out")" 1 "resumed: it says so"
+cp "$T/out/results.json" "$T/before.json"
 
 # make bench-goals: its sections into goals.md and goals.json, the exact
 # tracker's boot only, the drain's consumers those its goals read; the
