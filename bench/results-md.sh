@@ -24,16 +24,16 @@ goals() {
 
 Each goal as its section's table states it, with the figure of the run
 that measured the section. "unreliable" replaces met or not met when the
-host was busy during the section's boots, or when the rounds the figure
-is the median of do not all give its verdict on their own (docs/bench.md,
-"A busy host"); "stale" sections were measured on an older commit than
-HEAD.
+host was busy during the section's boots (its stamp line above says how
+busy), or when the rounds the figure is the median of do not all give
+its verdict on their own (docs/bench.md, "A busy host"); "stale"
+sections were measured on an older commit than HEAD.
 
 | goal | this run | met | section |
 |---|---|---|---|
 MD
 	jq -r "$JQDEFS"'.goals[] |
-		"| \(.goal) | \(.measured) | \(.verdict)\(if .unreliable then " (\(.unreliable))" elif .note then " (\(.note))" else "" end) | \(.section), \(.measured_at | when)\(if .stale then ", stale" else "" end) |"' "$1"
+		"| \(.goal) | \(.measured) | \(.verdict)\(if .unreliable then " (\(.unreliable | sub("^host busy: .*"; "host busy")))" elif .note then " (\(.note))" else "" end) | \(.section), \(.measured_at | when)\(if .stale then ", stale" else "" end) |"' "$1"
 }
 
 if [ "${1-}" = --goals ]; then

@@ -123,6 +123,7 @@ sec_memory() {
 }
 
 # epoch_end DIR: "hot posted ns" medians of the epoch ends QEMU traced
+# (cxl_chmu_epoch_end) while the guest touched 16384 units per epoch:
 # those after the last enable (cxl_chmu_enable), which starts the touch
 # rounds, that saw any hot unit.
 epoch_end() {

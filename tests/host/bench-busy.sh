@@ -132,6 +132,6 @@ expect_eq "$(grep '^| accuracy | 20' "$T/r.md")" \
 expect_eq "$(grep '^_Section `accuracy`' "$T/r.md")" \
 	"_Section \`accuracy\`: measured 2026-12-06 01:10 UTC on commit $(cut -c1-12 <<<"$head"), in 10m00s; host **busy** (other processes up to 0.5 CPUs, qemu-system-x86; steal up to 9.9%): its figures may be off, its goals are marked unreliable._" \
 	"results.md: the busy section's stamp"
-expect_eq "$(grep -c '| unreliable (host busy: ' "$T/r.md")" 3 "results.md: three goals unreliable"
+expect_eq "$(grep -c '| unreliable (host busy) |' "$T/r.md")" 3 "results.md: three goals unreliable, the host's figures in the stamp line"
 expect_eq "$(tail -n 1 "$T/r.md")" "| CPU | n/a | n/a (a run is missing) | promotion, 2026-12-06 01:10 UTC |" "results.md: the goals table last"
 echo ok
