@@ -517,7 +517,7 @@ else
 	: >"$host"
 fi
 n0=$(wc -l <"$host")
-bench/hostload.sh watch $$ "$host" "${BENCH_HOST_SECS:-5}" &
+bench/hostload.sh watch $$ "$host" "${BENCH_HOST_SECS:-5}" >/dev/null 2>&1 &
 watcher=$!
 trap 'kill $watcher 2>/dev/null || true' EXIT
 for _ in $(seq $((${BENCH_HOST_SECS:-5} * 10 + 20))); do [ "$(wc -l <"$host")" -gt "$n0" ] && break; sleep 0.1; done
