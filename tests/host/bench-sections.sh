@@ -48,7 +48,7 @@ case "$1" in
 	printf '| %s | 100 | 98 | %s | %s-%s |' "$label" "$med" "$lo" "$hi" >"$R/row.md"
 	printf '{"tracker":"%s","rounds":%d,"disabled":100,"enabled":98,"ratio":%s,"ratio_min":%s,"ratio_max":%s}' \
 		"$label" "$n" "$med" "$lo" "$hi" >"$R/row.json"
-	printf 'x cxl_chmu_enable instance 0\nx cxl_chmu_epoch_end instance 0 hot 16384 posted 1023 dropped 0 took 140000 ns\n' >"$R/qemu.log"
+	printf 'x cxl_chmu_enable instance 0\nx cxl_chmu_epoch_end instance 0 hot 16384 posted 1023 dropped 0 in 1 steps, took 140000 ns\n' >"$R/qemu.log"
 	;;
 *"guest-bench.sh drain")
 	# three rounds of 1000 entries each; per entry: the bare drain 1000,
