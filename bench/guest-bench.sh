@@ -2,6 +2,10 @@
 # Runs in the guest (bench/run.sh):
 #   guest-bench.sh memory        DRAM vs CXL throughput
 #   guest-bench.sh chmu LABEL    CXL throughput with the CHMU off, then on
+#   guest-bench.sh epochend      epoch ends of the exact tracker as the
+#                                units touched in an epoch grow (QEMU's
+#                                cxl_chmu_epoch_end trace times them;
+#                                bench/epochend-rows.sh computes the rows)
 #   guest-bench.sh drain         the driver's drain cost per hotlist entry
 #                                under each consumer, and the toolkit's CPU
 #   guest-bench.sh scale LABEL   drain cost per entry with chmutop attached
@@ -35,6 +39,8 @@
 #                         goals read)
 #   BENCH_DRAIN_PASSES=4, BENCH_SCALE_PASSES=4, BENCH_PASSES=8, BENCH_SIZE=2M
 #                         the streams' passes and size
+#   BENCH_EPOCH_UNITS="4096 16384 65536 262144 1048576"
+#                         units of 256 B touched in an epoch (epochend)
 #   BENCH_PROMOTE_SECS=40, BENCH_PROMOTE_SIZE=64M, BENCH_PROMOTE_HOT=1024
 #                         the promotion runs' length, working set, hot units
 set -euo pipefail
@@ -214,6 +220,23 @@ chmu)
 	printf '| %s | %.0f | %.0f | %s | %s-%s |' "$2" "$off" "$on" "$med" "$lo" "$hi" >"$R/row.md"
 	printf '{"tracker":"%s","rounds":%d,"disabled":%.0f,"enabled":%.0f,"ratio":%s,"ratio_min":%s,"ratio_max":%s}' \
 		"$2" "$ROUNDS" "$off" "$on" "$med" "$lo" "$hi" >"$R/row.json"
+	;;
+epochend)
+	# Per size: enable (1 s epochs, threshold 1, 256-byte units, all
+	# ranges), one load at the base of each of N units, then wait for
+	# the epochs that counted them to end. bench/run.sh reads QEMU's
+	# trace from one cxl_chmu_enable to the next.
+	for n in ${BENCH_EPOCH_UNITS:-4096 16384 65536 262144 1048576}; do
+		chmu-regs enable -m epoch -e 1000000 -t 1 -u 8 >/dev/null
+		# chmu-workload touch takes 65536 units a run
+		for ((u = 0; u < n; u += 65536)); do
+			chmu-workload touch --dax "$DEV" --size 256M --unit-size 256 \
+				--units "$u-$((u + (n - u < 65536 ? n - u : 65536) - 1))" >/dev/null
+		done
+		sleep 2.5
+		chmu-regs disable >/dev/null
+		echo "$n" >>"$R/sizes.txt"
+	done
 	;;
 drain)
 	modprobe cxl_hmu

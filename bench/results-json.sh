@@ -37,6 +37,7 @@ section() { # section NAME DIR
 		done | paste -sd,
 		printf ']'
 		;;
+	epochs) printf '[%s]' "$(rows "$d/e0/rows.json")" ;;
 	drain) cat "$d/drain/drain.json" ;;
 	attribution) if [ -e "$d/attr/attrib.json" ]; then cat "$d/attr/attrib.json"; else printf '[]'; fi ;;
 	accuracy) printf '[%s]' "$(rows "$d"/a*/rows.json)" ;;

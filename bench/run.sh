@@ -180,6 +180,38 @@ MD
 	} >"$1/section.md"
 }
 
+# Epoch ends as the touched units grow: the exact tracker, one boot.
+sec_epochs() {
+	msg BENCH "epoch ends: the exact tracker, ${BENCH_EPOCH_UNITS:-4096 .. 1048576} units touched"
+	QEMU_EXTRA='-trace cxl_chmu_epoch_end -trace cxl_chmu_enable' \
+		boot "$1/e0" 'bench/guest-bench.sh epochend'
+	bench/epochend-rows.sh "$1/e0"
+	{
+	cat <<'MD'
+
+## Epoch end against the units touched
+
+One boot, the exact tracker: for each size, the instance is enabled
+(epoch mode, 1 s epochs, threshold 1, 256-byte units), the guest loads
+once at the base of that many units (`chmu-workload touch` on device
+DAX), and the epochs that counted them end. QEMU's `cxl_chmu_epoch_end`
+trace gives each end's hot units, its steps (at most 65,536 counters
+each, one per µs of guest time) and the host time its steps took under
+the BQL. Per size: the epoch ends that saw hot units, their hot units
+and steps in all (fewer hot units than touched when loads fell between
+the steps of an end, which counts nothing), their host time in all and
+per hot unit; then the largest end: its hot units, its steps, and its
+host time per step, the longest the model keeps the BQL for one end's
+work at a time, on average over its steps. Goal: the time per step
+stays flat as the touched units grow past one step.
+
+| touched units | epoch ends | hot units | steps | host time (µs) | ns per hot unit | largest end: hot units | steps | µs per step |
+|---|---|---|---|---|---|---|---|---|
+MD
+	cat "$1/e0/rows.md"
+	} >"$1/section.md"
+}
+
 sec_drain() {
 	msg BENCH "drain cost per entry and toolkit CPU, per consumer${BENCH_DRAIN_CONSUMERS:+ (bare drain, $BENCH_DRAIN_CONSUMERS)}"
 	boot "$1/drain" 'bench/guest-bench.sh drain'

@@ -16,6 +16,7 @@
 bench_section_table=(
 	"memory|memory|null|"
 	"cost|chmu|[]|goals"
+	"epochs|epoch_end|[]|"
 	"drain|drain|[]|goals"
 	"attribution|attribution|[]|"
 	"accuracy|accuracy|[]|goals"

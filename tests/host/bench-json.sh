@@ -54,10 +54,10 @@ mkdir -p "$s/drain"
 sec drain >"$s/drain/section.json"	# no stamp: not a section kept
 out=$(bench/results-json.sh "$s") || fail "results-json.sh failed"
 jq -e . >/dev/null <<<"$out" || fail "not valid JSON: $out"
-expect_eq "$(jq -c '[.version, .kind, .memory.dram_read, (.chmu | length), (.scale | length), .drain, .attribution, .accuracy, .shift, .promotion, .goals]' <<<"$out")" \
-	'[1,"bench",1,2,3,[],[],[],[],[],[]]' "version, kind, the kept sections' rows, the others empty"
+expect_eq "$(jq -c '[.version, .kind, .memory.dram_read, (.chmu | length), (.scale | length), .epoch_end, .drain, .attribution, .accuracy, .shift, .promotion, .goals]' <<<"$out")" \
+	'[1,"bench",1,2,3,[],[],[],[],[],[],[]]' "version, kind, the kept sections' rows, the others empty"
 expect_eq "$(jq -c '[.sections | to_entries[] | [.key, .value.stale]]' <<<"$out")" \
-	'[["memory",true],["cost",true],["drain",null],["attribution",null],["accuracy",null],["shift",null],["scale",true],["promotion",null]]' \
+	'[["memory",true],["cost",true],["epochs",null],["drain",null],["attribution",null],["accuracy",null],["shift",null],["scale",true],["promotion",null]]' \
 	"every section in sections: null when not kept; stale when not measured on HEAD"
 rm -r "$s/memory"
 expect_eq "$(bench/results-json.sh "$s" | jq -c .memory)" null "memory never measured: null"

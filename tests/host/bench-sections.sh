@@ -91,7 +91,7 @@ expect_eq "$(cut -d' ' -f1 "$T/boots" | paste -sd' ')" "memory/base cost/m0 cost
 expect_eq "$(j '[.memory.dram_read, (.chmu | length), .chmu[0].ratio, .chmu[0].epoch_end_ns, (.drain | length), (.accuracy | length), .promotion] | @json')" \
 	'[111,7,0.95,140000,4,0,[]]' "rows of the sections measured; [] for those never measured"
 expect_eq "$(j '[.sections | to_entries[] | "\(.key):\(.value.commit // "-")"] | join(" ")')" \
-	"memory:$c1 cost:$c1 drain:$c1 attribution:- accuracy:- shift:- scale:- promotion:-" "each section's commit; null when never measured"
+	"memory:$c1 cost:$c1 epochs:- drain:$c1 attribution:- accuracy:- shift:- scale:- promotion:-" "each section's commit; null when never measured"
 expect_eq "$(j '[.sections.cost | .stale, .commits_behind, .dirty, .key, .mode] | @json')" '[false,0,false,"chmu","bench"]' "the cost section's stamp"
 expect_eq "$(jq --argjson a "$t0" --argjson b "$t1" '.sections.drain | (.measured_at | fromdateiso8601) as $t | $t >= $a and $t <= $b and .seconds >= 0' "$T/out/results.json")" \
 	true "measured_at: UTC, during the run"
@@ -144,7 +144,7 @@ cp "$T/out/results.json" "$T/before.json"
 cp "$T/out/results.md" "$T/before.md"
 rc=0
 out=$(BENCH_SECTIONS=memory,costs FAKE_DRAM=333 bench/run.sh 2>&1) || rc=$?
-expect_eq "$rc:$out" "1:error: BENCH_SECTIONS: unknown section 'costs' (sections: memory, cost, drain, attribution, accuracy, shift, scale, promotion)" \
+expect_eq "$rc:$out" "1:error: BENCH_SECTIONS: unknown section 'costs' (sections: memory, cost, epochs, drain, attribution, accuracy, shift, scale, promotion)" \
 	"an unknown section"
 rc=0
 out=$(BENCH_SECTIONS=memory bench/run.sh --goals 2>&1) || rc=$?
