@@ -63,12 +63,9 @@ static const struct argp_option opts[] = {
 static double secs_arg(struct argp_state *st, int key, const char *arg, double min)
 {
 	char name[64], lo[32];
-	char *end;
-	double v;
+	double v = 0;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || *end || end == arg || v < min || v > 86400)
+	if (chmu_parse_secs(arg, &v) || v < min || v > 86400)
 		argp_error(st, "%s: invalid seconds '%s' (%s..86400)",
 			   chmu_argp_name(st, key, name, sizeof(name)), arg,
 			   chmu_fmt_num(min, lo, sizeof(lo)));

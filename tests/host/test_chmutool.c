@@ -33,6 +33,44 @@ static void test_parse(void)
 	CHECK(chmu_parse_size("x", &sz) == -EINVAL);
 }
 
+/*
+ * Numbers on the command line are decimal: a leading zero is not octal
+ * ("010" is ten, as a user means it), "0x" is not hex; no blanks or signs
+ * strtol would skip or take.
+ */
+static void test_parse_decimal(void)
+{
+	long long v;
+	uint64_t sz;
+	double d;
+
+	CHECK(chmu_parse_num("010", &v) == 0 && v == 10);
+	CHECK(chmu_parse_num("09", &v) == 0 && v == 9);
+	CHECK(chmu_parse_num("0", &v) == 0 && v == 0);
+	CHECK(chmu_parse_num("-1", &v) == 0 && v == -1);
+	CHECK(chmu_parse_num("0x10", &v) == -EINVAL);
+	CHECK(chmu_parse_num(" 5", &v) == -EINVAL);
+	CHECK(chmu_parse_num("+5", &v) == -EINVAL);
+	CHECK(chmu_parse_num("5 ", &v) == -EINVAL);
+	CHECK(chmu_parse_num("", &v) == -EINVAL);
+	CHECK(chmu_parse_num("-", &v) == -EINVAL);
+	CHECK(chmu_parse_num("99999999999999999999", &v) == -EINVAL);
+	CHECK(chmu_parse_size("010K", &sz) == 0 && sz == 10240);
+	CHECK(chmu_parse_size("0100", &sz) == 0 && sz == 100);
+	CHECK(chmu_parse_size("0x1000", &sz) == -EINVAL);
+	CHECK(chmu_parse_secs("010", &d) == 0 && d == 10);
+	CHECK(chmu_parse_secs("1.5", &d) == 0 && d == 1.5);
+	CHECK(chmu_parse_secs("0.001", &d) == 0 && d == 0.001);
+	CHECK(chmu_parse_secs("2.", &d) == 0 && d == 2);
+	CHECK(chmu_parse_secs("-1", &d) == 0 && d == -1);
+	CHECK(chmu_parse_secs("0x10", &d) == -EINVAL);
+	CHECK(chmu_parse_secs("1e3", &d) == -EINVAL);
+	CHECK(chmu_parse_secs("inf", &d) == -EINVAL);
+	CHECK(chmu_parse_secs("nan", &d) == -EINVAL);
+	CHECK(chmu_parse_secs(".5", &d) == -EINVAL);
+	CHECK(chmu_parse_secs(" 1", &d) == -EINVAL);
+}
+
 static void test_select(void)
 {
 	struct chmu_inst v[4] = {};
@@ -207,6 +245,7 @@ static void test_fmt_num(void)
 int main(void)
 {
 	test_parse();
+	test_parse_decimal();
 	test_select();
 	test_settings();
 	test_output();

@@ -13,6 +13,8 @@ static void test_parse_size(void)
 	CHECK(parse_size("2M", &v) == 0 && v == 2 << 20);
 	CHECK(parse_size("1G", &v) == 0 && v == 1ULL << 30);
 	CHECK(parse_size("0", &v) == 0 && v == 0);
+	CHECK(parse_size("010", &v) == 0 && v == 10);	/* not octal */
+	CHECK(parse_size("08k", &v) == 0 && v == 8192);
 	CHECK(parse_size("", &v) == -1);
 	CHECK(parse_size("-1", &v) == -1);
 	CHECK(parse_size("4kb", &v) == -1);
@@ -31,6 +33,7 @@ static void test_parse_list(void)
 	CHECK(v[0] == 3 && v[1] == 7 && v[2] == 10 && v[3] == 11 && v[4] == 12);
 	CHECK(parse_u64_list("0x10,5-5", v, 8) == 2 && v[0] == 16 && v[1] == 5);
 	CHECK(parse_u64_list("0-7", v, 8) == 8 && v[7] == 7);
+	CHECK(parse_u64_list("010,09", v, 8) == 2 && v[0] == 10 && v[1] == 9);
 	CHECK(parse_u64_list("0-8", v, 8) == -1);
 	CHECK(parse_u64_list("5-3", v, 8) == -1);
 	CHECK(parse_u64_list("3,", v, 8) == -1);

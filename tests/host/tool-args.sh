@@ -4,11 +4,15 @@
 . tests/lib.sh
 PATH=$PWD/build/bin:$PATH
 
-usage() { # usage TOOL "ARGS" "first line of stderr"
+usage() { # usage TOOL "ARGS" "first line of stderr" (ARGS word-split by eval)
 	local rc=0 out
-	# shellcheck disable=SC2086
-	out=$($1 $2 2>&1 >/dev/null) || rc=$?
+	out=$(eval "$1 $2" 2>&1 >/dev/null) || rc=$?
 	expect_eq "$rc:$(head -n 1 <<<"$out")" "1:$3" "$1 $2"
+}
+parses() { # parses TOOL "ARGS": no usage error (on the host: exit 2, no CHMU)
+	local rc=0 out
+	out=$(eval "$1 $2" 2>&1 >/dev/null) || rc=$?
+	expect_eq "$rc" 2 "$1 $2 parses ($(head -n 1 <<<"$out"))"
 }
 for t in chmutop chmuheat chmualert; do
 	# chmualert needs a threshold first: give it one where the case is another
@@ -26,6 +30,13 @@ for t in chmutop chmuheat chmualert; do
 	usage $t "${a}--enable -e 0" "$t: -e/--epoch: invalid number '0' (1..40950000000)"
 	usage $t "${a}-g 3K" "$t: granularity must be a power of two >= $([ $t = chmuheat ] && echo 4K || echo 256), not '3K'"
 	usage $t "${a}--bogus" "$t: unrecognized option '--bogus'"
+	# numbers are decimal: no octal (017 is seventeen), no hex
+	usage $t "${a}--enable -d 017" "$t: -d/--downsample: invalid number '017' (0..15)"
+	usage $t "${a}0x10" "$t: interval: invalid number '0x10' (1..86400)"
+	usage $t "${a}1 010x" "$t: count: invalid number '010x' (1..1000000)"
+	usage $t "${a}' 5'" "$t: interval: invalid number ' 5' (1..86400)"
+	usage $t "${a}--enable -u 0x1000" "$t: unit size must be a power of two >= 256, not '0x1000'"
+	parses $t "${a}--enable -d 09 -t 010 -u 0256 -e 08 09 010"
 	expect_eq "$($t -V)" "$t 0.1" "$t -V"
 	$t -h | grep -q -- '--instance=CHMU.INST' || fail "$t -h lacks the shared options"
 	# the same letters mean the same thing in every tool
@@ -57,6 +68,12 @@ usage chmualert "-c 5 -R 5" "chmualert: give one of -c/--count and -R/--rate"
 usage chmualert "-c 10 -L 20" "chmualert: the re-arm level must not exceed the threshold"
 usage chmualert "-c 5 -w 0" "chmualert: -w/--window: invalid seconds '0' (0.001..86400)"
 usage chmualert "-c 5 -H -1" "chmualert: -H/--holdoff: invalid seconds '-1' (0..86400)"
+usage chmualert "-c 5 -w 0x10" "chmualert: -w/--window: invalid seconds '0x10' (0.001..86400)"
+usage chmualert "-c 5 -w 1e3" "chmualert: -w/--window: invalid seconds '1e3' (0.001..86400)"
+usage chmualert "-c 5 -H inf" "chmualert: -H/--holdoff: invalid seconds 'inf' (0..86400)"
+parses chmualert "-c 010 -w 010 -H 0.5"
+usage chmu-exporter "--threads 0x10" "chmu-exporter: --threads: invalid number '0x10' (1..64)"
+usage chmu-exporter "-g 0x100" "chmu-exporter: granularity must be a power of two >= 256, not '0x100'"
 usage chmualert "-c 5 --exec-max 0" "chmualert: --exec-max: invalid number '0' (1..1024)"
 usage chmualert "-c 5 --ringbuf-size 3K" "chmualert: ring buffer size must be a power of two >= 4K, not '3K'"
 chmualert -h | grep -q -- '-L, --rearm=N' || fail "chmualert -h lacks -L, --rearm"

@@ -323,8 +323,47 @@ void chmu_inst_restore(struct chmu_inst *in)
 		restore_config(in);
 }
 
+int chmu_parse_num(const char *s, long long *out)
+{
+	const char *d = *s == '-' ? s + 1 : s;
+	char *end;
+	long long v;
+
+	if (!isdigit((unsigned char)*d))
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int chmu_parse_secs(const char *s, double *out)
+{
+	const char *p = *s == '-' ? s + 1 : s;
+	char *end;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p == '.')
+		p++;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p)
+		return -EINVAL;
+	errno = 0;
+	*out = strtod(s, &end);	/* digits and a point only: decimal */
+	return errno || *end ? -EINVAL : 0;
+}
+
 int chmu_parse_size(const char *s, uint64_t *out)
 {
+	/* parse_size() takes hex too (chmu-regs' offsets): not here */
+	if (!isdigit((unsigned char)s[0]) || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
+		return -EINVAL;
 	return parse_size(s, out) ? -EINVAL : 0;
 }
 
@@ -476,12 +515,9 @@ long long chmu_argp_num(struct argp_state *st, int key, const char *arg,
 		       long long min, long long max)
 {
 	char name[64];
-	char *end;
-	long long v;
+	long long v = 0;
 
-	errno = 0;
-	v = strtoll(arg, &end, 0);
-	if (!errno && *end == 0 && end != arg && v >= min && v <= max)
+	if (!chmu_parse_num(arg, &v) && v >= min && v <= max)
 		return v;
 	argp_error(st, "%s: invalid number '%s' (%lld..%lld)",
 		   chmu_argp_name(st, key, name, sizeof(name)), arg, min, max);

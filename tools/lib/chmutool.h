@@ -117,7 +117,15 @@ int chmu_argp_interval(struct argp_state *st, const char *arg, long *interval,
 int chmu_open(const char *tool, struct chmu_inst **v, int *n);
 void chmu_close(struct chmu_inst *v, int n);
 
-/* Sizes: "256M", "4k", "4096"; -EINVAL. */
+/*
+ * Numbers as users write them, always decimal: "010" is ten, not eight;
+ * "0x10", blanks and '+' are refused (-EINVAL), as is a value out of
+ * range of the type.
+ */
+int chmu_parse_num(const char *s, long long *out);
+/* Seconds: "5", "0.5", "010" (decimal digits, one optional point); -EINVAL. */
+int chmu_parse_secs(const char *s, double *out);
+/* Sizes: "256M", "4k", "4096" (decimal, K/M/G binary units); -EINVAL. */
 int chmu_parse_size(const char *s, uint64_t *out);
 /* "256 MiB", "4 KiB", "1.5 GiB"... into @buf. */
 const char *chmu_fmt_size(uint64_t bytes, char *buf, size_t len);

@@ -12,7 +12,11 @@ static int parse_num(const char *s, char **end, uint64_t *out)
 	if (!isdigit((unsigned char)*s))
 		return -1;
 	errno = 0;
-	v = strtoull(s, end, 0);
+	/* hex with 0x, else decimal: a leading zero is not octal */
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		v = strtoull(s, end, 16);
+	else
+		v = strtoull(s, end, 10);
 	if (errno)
 		return -1;
 	*out = v;

@@ -7,7 +7,8 @@
 #include <stdint.h>
 
 /*
- * parse_size() - parse "4096", "0x1000", "4k", "2M", "1G" (binary units).
+ * parse_size() - parse "4096", "0x1000", "4k", "2M", "1G" (binary units);
+ * decimal unless "0x" makes it hex ("010" is ten, never octal).
  * Returns 0 and stores the byte count, or -1 on malformed or overflowing input.
  */
 int parse_size(const char *s, uint64_t *out);
