@@ -172,6 +172,16 @@ int main(void)
 	CHECK(!strcmp(why, "the driver's struct chmu_batch has no member entries"));
 	l.nbatch = N(batch_std);
 
+	/* no unit_shift, which the programs that attribute read */
+	batch[9].name = "unit_bits";
+	CHECK(!ok(&l, why, sizeof(why)));
+	CHECK(!strcmp(why, "the driver's struct chmu_batch has no member unit_shift"));
+	batch[9].name = "unit_shift";
+	batch[9].type = 2;
+	CHECK(!ok(&l, why, sizeof(why)));
+	CHECK(!strcmp(why, "the driver's chmu_batch.unit_shift is not an integer of 4 bytes"));
+	batch[9].type = 1;
+
 	/* entries of another type */
 	batch[N(batch_std) - 1].type = 2;
 	CHECK(!ok(&l, why, sizeof(why)));

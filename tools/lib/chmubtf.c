@@ -14,6 +14,7 @@ struct want {
 static const struct want batch_members[] = {
 	{ "memdev", 4 }, { "chmu", 4 }, { "inst", 4 }, { "seq", 8 },
 	{ "nr", 4 }, { "size", 4 }, { "overflow", 4 }, { "lost", 8 },
+	{ "unit_shift", 4 },	/* the attributing walks: a unit's bytes */
 	{ "entries", 0 },
 };
 

@@ -15,7 +15,8 @@
 /*
  * Check @btf (the cxl_hmu module's BTF on the kernel's) for what the
  * programs read through CO-RE: struct chmu_batch with memdev, chmu, inst,
- * nr, size, overflow (4-byte integers), seq and lost (8-byte integers) and
+ * nr, size, overflow, unit_shift (4-byte integers), seq and lost (8-byte
+ * integers) and
  * entries, a pointer to struct chmu_entry; struct chmu_entry with unit,
  * dpa, hpa, count (8-byte integers) and nid (a 4-byte integer), each
  * aligned to its size, the whole at most CHMU_ENTRY_MAX_SIZE bytes and a
