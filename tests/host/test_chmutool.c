@@ -221,6 +221,24 @@ static void test_enable_restore(void)
 	CHECK(strstr(why, "enable refused") != NULL);
 	CHECK(is(dir, "threshold", "3") && is(dir, "mode", "epoch"));
 	rmdir(p);
+
+	/*
+	 * Enabled, then the instance cannot be read back (gone meanwhile):
+	 * a reason, and the instance disabled with its settings put back
+	 */
+	put(dir, "enable", "0\n");
+	snprintf(in.name, sizeof(in.name), "mem9.0.0");
+	CHECK(chmu_inst_read(&in) == 0);
+	snprintf(p, sizeof(p), "%s/hotlist_size", dir);
+	unlink(p);
+	CHECK(mkdir(p, 0755) == 0);	/* unreadable from now on */
+	memset(why, 'x', sizeof(why));
+	why[sizeof(why) - 1] = '\0';
+	CHECK(chmu_inst_enable(&in, &s, why, sizeof(why)) == -ENODEV);
+	CHECK(!strcmp(why, "mem9.0.0: cannot read it back after enabling it: No such device"));
+	CHECK(is(dir, "enable", "0") && is(dir, "threshold", "3") && is(dir, "mode", "epoch"));
+	CHECK(!in.we_enabled);
+	rmdir(p);
 	snprintf(p, sizeof(p), "rm -rf %s", dir);
 	CHECK(system(p) == 0);
 }

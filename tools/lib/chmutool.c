@@ -312,7 +312,14 @@ int chmu_inst_enable(struct chmu_inst *in, const struct chmu_settings *s,
 		return rc;
 	}
 	in->we_enabled = true;
-	return chmu_inst_read(in);
+	rc = chmu_inst_read(in);
+	if (rc) {
+		/* gone meanwhile (unbound?): say so, and leave nothing on */
+		snprintf(why, whylen, "%s: cannot read it back after enabling it: %s",
+			 in->name, strerror(-rc));
+		chmu_inst_restore(in);
+	}
+	return rc;
 }
 
 void chmu_inst_restore(struct chmu_inst *in)
