@@ -41,7 +41,7 @@ static struct env {
 	long interval, count;
 } env = {
 	.cfg = { .metric = ALERT_COUNT, .window = 5 },
-	.ringbuf = 256 * 1024, .interval = 1, .count = -1, .exec_max = 4,
+	.interval = 1, .count = -1, .exec_max = 4,
 };
 
 static const struct argp_option opts[] = {
@@ -55,7 +55,7 @@ static const struct argp_option opts[] = {
 	{ "exec", OPT_EXEC, "CMD", 0, "Run CMD (sh -c) per alert, the alert in CHMU_ALERT_* variables", 0 },
 	{ "exec-max", OPT_EXEC_MAX, "N", 0, "At most N --exec commands at once; an alert past them runs none, counted (default 4)", 0 },
 	{ "json", 'j', NULL, 0, "NDJSON records", 0 },
-	{ "ringbuf-size", OPT_RINGBUF, "SIZE", 0, "BPF ring buffer size (a power of two >= 4K; default 256K)", 0 },
+	{ "ringbuf-size", OPT_RINGBUF, "SIZE", 0, "BPF ring buffer size (a power of two >= 4K; default: two full drains of every selected instance, at least 256K)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{},
 };
@@ -378,6 +378,19 @@ int main(int argc, char **argv)
 	skel->rodata->targ_memdev = chmu_opts.memdev;
 	skel->rodata->targ_chmu = chmu_opts.chmu;
 	skel->rodata->targ_inst = chmu_opts.inst;
+	/*
+	 * Two whole drains of every instance (its hotlist full) while the
+	 * consumer is away, unless the size was given
+	 */
+	if (!env.ringbuf) {
+		uint64_t entries = 0;
+
+		for (int i = 0; i < n; i++)
+			entries += s.insts[i].hotlist_size;
+		env.ringbuf = alert_ringbuf_size(entries, 2, ALERT_CHUNK,
+						 offsetof(struct alert_chunk, e),
+						 sizeof(struct alert_item), 256 * 1024);
+	}
 	bpf_map__set_max_entries(skel->maps.events, env.ringbuf);
 	s.owner = CHMU_OWNER_BPF(skel);
 	if (!chmu_owner_prepare(TOOL, &s.owner, env.by_cgroup, &skel->rodata->by_cgroup,

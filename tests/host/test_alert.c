@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of chmualert's state machine. */
 #include <errno.h>
+#include <stddef.h>
+#include <linux/types.h>
 
 #include "check.h"
 #include "../../tools/lib/alert.h"
+#include "../../tools/chmualert.h"
 
 static const struct alert_key k7 = { 0, 7 }, k3 = { 0, 3 };
 
@@ -271,8 +274,30 @@ static void test_grow(void)
 	alert_free(&t);
 }
 
+/*
+ * chmualert's ring buffer holds two whole drains of every instance it
+ * watches, in its own records: the largest hotlist (8143 entries) is 128
+ * records, twice that past 512 KiB, so 1 MiB; two such instances 2 MiB;
+ * a default hotlist (1024) keeps the 256 KiB floor.
+ */
+static void test_ringbuf_size(void)
+{
+	size_t hdr = offsetof(struct alert_chunk, e), item = sizeof(struct alert_item);
+	uint64_t rec = (8 + sizeof(struct alert_chunk) + 7) / 8 * 8;
+
+	CHECK(rec == 2592);
+	CHECK(alert_ringbuf_size(8143, 2, ALERT_CHUNK, hdr, item, 256 << 10) == 1 << 20);
+	CHECK(alert_ringbuf_size(8143, 2, ALERT_CHUNK, hdr, item, 256 << 10) >= 2 * 128 * rec);
+	CHECK(alert_ringbuf_size(2 * 8143, 2, ALERT_CHUNK, hdr, item, 256 << 10) == 2 << 20);
+	CHECK(alert_ringbuf_size(1024, 2, ALERT_CHUNK, hdr, item, 256 << 10) == 256 << 10);
+	CHECK(alert_ringbuf_size(0, 2, ALERT_CHUNK, hdr, item, 4096) == 4096);
+	/* 64 entries: one record, 2 of them: 8 KiB */
+	CHECK(alert_ringbuf_size(64, 2, ALERT_CHUNK, hdr, item, 4096) == 8192);
+}
+
 int main(void)
 {
+	test_ringbuf_size();
 	test_config();
 	test_hysteresis();
 	test_window_expiry();

@@ -242,3 +242,15 @@ void alert_tick(struct alert_table *t, double now)
 		if (t->v[i].used && now - t->v[i].t >= ALERT_SETTLE)
 			maybe_rearm(t, &t->v[i], now);
 }
+
+uint64_t alert_ringbuf_size(uint64_t entries, unsigned int drains,
+			    unsigned int chunk, size_t hdr, size_t item,
+			    uint64_t min)
+{
+	uint64_t rec = (8 + hdr + (uint64_t)chunk * item + 7) / 8 * 8;
+	uint64_t need = (entries + chunk - 1) / chunk * rec * drains, size = min;
+
+	while (size < need && size < (1ULL << 62))
+		size <<= 1;
+	return size;
+}

@@ -111,4 +111,16 @@ int alert_observe(struct alert_table *t, const struct alert_key *key,
 #define ALERT_SETTLE 0.1
 void alert_tick(struct alert_table *t, double now);
 
+/*
+ * The ring buffer a tool needs so that @drains whole drains of every
+ * instance it watches fit while its consumer is away: @entries is the sum
+ * of the instances' hotlist sizes, shipped in records of at most @chunk
+ * entries of @item bytes behind a @hdr-byte header (and the ring buffer's
+ * own 8-byte header, each record rounded up to 8 bytes). A power of two
+ * (as BPF ring buffers are), at least @min.
+ */
+uint64_t alert_ringbuf_size(uint64_t entries, unsigned int drains,
+			    unsigned int chunk, size_t hdr, size_t item,
+			    uint64_t min);
+
 #endif
