@@ -476,6 +476,7 @@ int main(int argc, char **argv)
 		chmu_json_u64(stdout, "unreadable", skel->bss->unreadable);
 		chmu_json_u64(stdout, "untracked", s.table.full);
 		chmu_json_u64(stdout, "reclaimed", s.table.reclaimed);
+		chmu_json_u64(stdout, "evicted", s.table.evicted);
 		if (env.exec) {
 			chmu_json_u64(stdout, "exec_skipped", s.hooks_skipped);
 			chmu_json_u64(stdout, "exec_failed", s.hooks_failed);
@@ -491,6 +492,9 @@ int main(int argc, char **argv)
 		if (s.table.reclaimed)
 			fprintf(stderr, TOOL ": %llu idle keys dropped to make room in the key table (%zu keys)\n",
 				U(s.table.reclaimed), s.table.max);
+		if (s.table.evicted)
+			fprintf(stderr, TOOL ": %llu keys still current evicted to make room in the key table (%zu keys): they start again armed\n",
+				U(s.table.evicted), s.table.max);
 	}
 	err = 0;
 

@@ -186,7 +186,11 @@ static void test_holdoff(void)
 	alert_free(&t);
 }
 
-/* A full table counts what it cannot track. */
+/*
+ * A full table makes room: the new key is tracked, the key it displaced
+ * counted. With one slot, the other key goes; it comes back as new
+ * (armed), so it alerts again.
+ */
 static void test_full(void)
 {
 	struct alert_table t;
@@ -194,15 +198,17 @@ static void test_full(void)
 
 	CHECK(alert_init(&t, &c, 1) == 0);
 	CHECK(obs(&t, &k7, 0, 300, NULL) == 1);
-	CHECK(obs(&t, &k3, 0, 300, NULL) == 0);
-	CHECK(t.full == 1);
+	CHECK(obs(&t, &k3, 0, 300, NULL) == 1);
+	CHECK(t.full == 0 && t.evicted == 1 && t.used == 1);
+	CHECK(obs(&t, &k7, 0.1, 300, NULL) == 1);
+	CHECK(t.evicted == 2 && t.reclaimed == 0);
 	alert_free(&t);
 }
 
 /*
- * A full table makes room by dropping the keys that have nothing left to
- * remember (no entry within the window, past their hold-off): a long run
- * over a hot set that moves keeps alerting on new keys.
+ * The key that makes room is one with nothing left to remember (no entry
+ * within the window, past its hold-off) where there is one: a long run
+ * over a hot set that moves loses no state. Else the least recently seen.
  */
 static void test_full_reclaim(void)
 {
@@ -213,41 +219,57 @@ static void test_full_reclaim(void)
 	CHECK(alert_init(&t, &c, 2) == 0);
 	CHECK(obs(&t, &a, 0, 300, NULL) == 1);
 	CHECK(obs(&t, &b, 0.2, 300, NULL) == 1);
-	CHECK(obs(&t, &n, 0.5, 300, NULL) == 0 && t.full == 1);	/* both current */
-	CHECK(t.sweeps == 1);
-	/* within a step of the window (1/16 s): no sweep again */
-	CHECK(obs(&t, &n, 0.52, 300, NULL) == 0 && t.full == 2 && t.sweeps == 1);
-	CHECK(obs(&t, &n, 0.55, 300, NULL) == 0 && t.full == 3 && t.sweeps == 1);
-	CHECK(obs(&t, &n, 5, 300, NULL) == 0 && t.full == 4);	/* in their hold-off */
-	CHECK(t.reclaimed == 0 && t.sweeps == 2);
-	/* past the window and the hold-off: both can go */
-	CHECK(obs(&t, &n, 10.5, 300, NULL) == 1 && t.full == 4);
-	CHECK(t.reclaimed == 2 && t.used == 1);
-	/* a dropped key comes back as new: armed */
-	CHECK(obs(&t, &a, 10.6, 300, NULL) == 1);
+	/* both current: the least recently seen (a) goes */
+	CHECK(obs(&t, &n, 0.5, 300, NULL) == 1);
+	CHECK(t.evicted == 1 && t.reclaimed == 0 && t.used == 2);
+	/* b again: still tracked, disarmed */
+	CHECK(obs(&t, &b, 0.6, 300, NULL) == 0);
+	/* past the window and the hold-off of b and n: one of them makes room */
+	CHECK(obs(&t, &a, 11, 300, NULL) == 1);
+	CHECK(t.reclaimed == 1 && t.evicted == 1 && t.full == 0);
 	alert_free(&t);
 
-	/* without a hold-off, once their window is over */
-	c.holdoff = 0;
-	CHECK(alert_init(&t, &c, 2) == 0);
-	CHECK(obs(&t, &a, 0, 300, NULL) == 1);
-	CHECK(obs(&t, &b, 0, 300, NULL) == 1);
-	CHECK(obs(&t, &n, 0.9, 300, NULL) == 0 && t.full == 1);
-	CHECK(obs(&t, &a, 0.95, 300, NULL) == 0);	/* a again: still disarmed */
-	CHECK(obs(&t, &n, 1.5, 300, NULL) == 1 && t.reclaimed == 1);
-	CHECK(obs(&t, &b, 1.6, 300, NULL) == 0 && t.full == 2);	/* a and n current */
-	alert_free(&t);
-
-	/* -L 0: a disarmed key never re-arms, so it is never dropped */
+	/* -L 0: a disarmed key never re-arms: it is only ever evicted */
 	c.rearm = 0;
+	c.holdoff = 0;
 	CHECK(alert_init(&t, &c, 1) == 0);
 	CHECK(obs(&t, &a, 0, 300, NULL) == 1);
-	CHECK(obs(&t, &n, 5, 300, NULL) == 0 && t.full == 1 && t.reclaimed == 0);
-	CHECK(obs(&t, &a, 6, 300, NULL) == 0);	/* still disarmed */
+	CHECK(obs(&t, &n, 5, 300, NULL) == 1 && t.evicted == 1 && t.reclaimed == 0);
 	alert_free(&t);
 }
 
-/* The table starts small and grows, keeping every key's state. */
+/*
+ * However full the table, a key is looked for in ALERT_PROBE slots at
+ * most, and every entry is tracked: 1024 keys all current fill a table of
+ * 1024, then 1000 new keys each alert, each displacing one, counted.
+ */
+static void test_bounded(void)
+{
+	struct alert_table t;
+	struct alert_cfg c = { ALERT_COUNT, 200, 100, 100, 0 };
+	struct alert_key k = { .inst = 2 };
+	uint64_t i, alerts = 0, p0;
+
+	CHECK(alert_init(&t, &c, 1024) == 0);
+	for (i = 0; i < 1024; i++) {
+		k.slot = i;
+		obs(&t, &k, 0, 300, NULL);
+	}
+	p0 = t.probes;
+	for (i = 0; i < 1000; i++) {
+		k.slot = 100000 + i;
+		alerts += obs(&t, &k, 1, 300, NULL);
+	}
+	CHECK(alerts == 1000 && t.full == 0);
+	CHECK(t.probes - p0 <= 1000 * ALERT_PROBE);
+	CHECK(t.used <= 1024 && t.evicted + (1024 - t.used) >= 1000);
+	alert_free(&t);
+}
+
+/*
+ * The table starts small and grows, keeping every key's state (the
+ * maximum well above the keys: at that load no window is full).
+ */
 static void test_grow(void)
 {
 	struct alert_table t;
@@ -255,14 +277,14 @@ static void test_grow(void)
 	struct alert_key k = { .inst = 1 };
 	uint64_t i, alerts = 0;
 
-	CHECK(alert_init(&t, &c, 3000) == 0);
+	CHECK(alert_init(&t, &c, 6000) == 0);
 	CHECK(t.cap == ALERT_INITIAL_KEYS);
 	for (i = 0; i < 3000; i++) {
 		k.slot = i;
 		alerts += obs(&t, &k, 0, 300, NULL);
 	}
-	CHECK(alerts == 3000 && t.used == 3000 && t.full == 0);
-	CHECK(t.cap == 3000);		/* 1024, 2048, then the maximum */
+	CHECK(alerts == 3000 && t.used == 3000 && t.full == 0 && t.evicted == 0);
+	CHECK(t.cap == 6000);		/* 1024, 2048, 4096, then the maximum */
 	/* all still disarmed after the moves: no second alert */
 	for (i = 0, alerts = 0; i < 3000; i++) {
 		k.slot = i;
@@ -270,7 +292,7 @@ static void test_grow(void)
 	}
 	CHECK(alerts == 0 && t.used == 3000);
 	k.slot = 5000;
-	CHECK(obs(&t, &k, 1, 300, NULL) == 0 && t.full == 1);
+	CHECK(obs(&t, &k, 1, 300, NULL) == 1 && t.used == 3001);
 	alert_free(&t);
 }
 
@@ -298,6 +320,7 @@ static void test_ringbuf_size(void)
 int main(void)
 {
 	test_ringbuf_size();
+	test_bounded();
 	test_config();
 	test_hysteresis();
 	test_window_expiry();

@@ -35,8 +35,71 @@ static size_t hash(const struct alert_key *k, size_t cap)
 	return (h ^ (h >> 29)) % cap;
 }
 
-static struct alert_state *find(struct alert_table *t,
-				const struct alert_key *k, bool add);
+static bool idle(const struct alert_table *t, const struct alert_state *s,
+		 double now);
+
+static void slot_init(struct alert_table *t, struct alert_state *s,
+		      const struct alert_key *k)
+{
+	unsigned int b;
+
+	memset(s, 0, sizeof(*s));
+	s->used = true;
+	s->armed = true;
+	s->last_alert = -1;
+	s->t = -1;
+	for (b = 0; b <= ALERT_BUCKETS; b++)
+		s->b_step[b] = INT64_MIN;
+	s->key = *k;
+	t->used++;
+}
+
+/*
+ * @k's slot: in the ALERT_PROBE slots from its hash on, never further (a
+ * lookup costs the same in a full table as in an empty one). A new key
+ * (@add) takes the first free one; *@full, if the window has none, is the
+ * slot to give it: the window's first idle key (nothing to remember), else
+ * its least recently seen one.
+ */
+static struct alert_state *probe(struct alert_table *t, const struct alert_key *k,
+				 bool add, double now, struct alert_state **full)
+{
+	size_t i = hash(k, t->cap), n, lim = t->cap < ALERT_PROBE ? t->cap : ALERT_PROBE;
+	struct alert_state *lru = NULL, *spare = NULL;
+
+	for (n = 0; n < lim; n++, i = (i + 1) % t->cap) {
+		struct alert_state *s = &t->v[i];
+
+		t->probes++;
+		if (s->used && s->key.inst == k->inst && s->key.slot == k->slot)
+			return s;
+		if (!s->used) {
+			if (!add)
+				return NULL;
+			slot_init(t, s, k);
+			return s;
+		}
+		if (full && !spare && idle(t, s, now))
+			spare = s;
+		if (!lru || s->t < lru->t)
+			lru = s;
+	}
+	if (full)
+		*full = spare ? spare : lru;
+	return NULL;
+}
+
+/* Put @s in @t (a new table): into its window, else over its LRU key */
+static void place(struct alert_table *t, const struct alert_state *s)
+{
+	struct alert_state *victim = NULL, *d = probe(t, &s->key, true, 0, &victim);
+
+	if (!d) {
+		t->evicted++;
+		d = victim;
+	}
+	*d = *s;	/* the slot was counted: by slot_init(), or as the victim's */
+}
 
 /* Double the table (up to its maximum) once it is half full. */
 static void grow(struct alert_table *t)
@@ -49,47 +112,14 @@ static void grow(struct alert_table *t)
 	n.cap = t->cap * 2 < t->max ? t->cap * 2 : t->max;
 	n.v = calloc(n.cap, sizeof(*n.v));
 	if (!n.v)
-		return;		/* keep probing the full-ish table */
+		return;		/* keep using the table as it is */
 	n.used = 0;
 	for (i = 0; i < t->cap; i++) {
 		if (t->v[i].used)
-			*find(&n, &t->v[i].key, true) = t->v[i];
+			place(&n, &t->v[i]);
 	}
 	free(t->v);
 	*t = n;
-}
-
-static struct alert_state *find(struct alert_table *t,
-				const struct alert_key *k, bool add)
-{
-	unsigned int b;
-	size_t i, n;
-
-	if (add)
-		grow(t);
-	i = hash(k, t->cap);
-
-	for (n = 0; n < t->cap; n++, i = (i + 1) % t->cap) {
-		struct alert_state *s = &t->v[i];
-
-		if (s->used && s->key.inst == k->inst && s->key.slot == k->slot)
-			return s;
-		if (!s->used) {
-			if (!add || t->used == t->cap)
-				return NULL;
-			memset(s, 0, sizeof(*s));
-			s->used = true;
-			s->armed = true;
-			s->last_alert = -1;
-			s->t = -1;
-			for (b = 0; b <= ALERT_BUCKETS; b++)
-				s->b_step[b] = INT64_MIN;
-			s->key = *k;
-			t->used++;
-			return s;
-		}
-	}
-	return NULL;
 }
 
 /* The step of the window @now falls in (rounded down, also below 0). */
@@ -165,47 +195,28 @@ static bool idle(const struct alert_table *t, const struct alert_state *s,
 	       (s->last_alert < 0 || now - s->last_alert >= t->cfg.holdoff);
 }
 
-/* Drop the idle keys of a full table: true if any was */
-static bool reclaim(struct alert_table *t, double now)
-{
-	struct alert_table n = *t;
-	size_t i;
-
-	if (t->sweeps && now - t->reclaim_t < t->cfg.window / ALERT_BUCKETS)
-		return false;	/* swept a moment ago: not once per entry */
-	t->reclaim_t = now;
-	t->sweeps++;
-	n.v = calloc(n.cap, sizeof(*n.v));
-	if (!n.v)
-		return false;
-	n.used = 0;
-	n.reclaim_t = now;
-	n.sweeps = t->sweeps;
-	for (i = 0; i < t->cap; i++) {
-		if (!t->v[i].used)
-			continue;
-		if (idle(t, &t->v[i], now))
-			n.reclaimed++;
-		else
-			*find(&n, &t->v[i].key, true) = t->v[i];
-	}
-	free(t->v);
-	*t = n;
-	return t->used < t->cap;
-}
-
 int alert_observe(struct alert_table *t, const struct alert_key *key,
 		  double now, uint64_t seq, uint64_t count, uint64_t hpa,
 		  int nid, struct alert_event *ev)
 {
-	struct alert_state *s = find(t, key, true);
+	struct alert_state *s, *victim = NULL;
 	double v;
 
-	if (!s && reclaim(t, now))
-		s = find(t, key, true);
+	grow(t);
+	s = probe(t, key, true, now, &victim);
 	if (!s) {
-		t->full++;
-		return 0;
+		/* no room in its window: the key there least worth keeping goes */
+		if (!victim) {
+			t->full++;
+			return 0;
+		}
+		if (idle(t, victim, now))
+			t->reclaimed++;
+		else
+			t->evicted++;
+		t->used--;
+		s = victim;
+		slot_init(t, s, key);
 	}
 	/*
 	 * Re-arming looks at whole batches: the last one, before this entry

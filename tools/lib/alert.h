@@ -37,6 +37,7 @@ struct alert_cfg {
  */
 #define ALERT_BUCKETS 16
 #define ALERT_INITIAL_KEYS 1024	/* the table doubles up to its maximum */
+#define ALERT_PROBE	16	/* slots a key may be in, from its hash on */
 
 struct alert_key {
 	uint32_t inst;
@@ -62,10 +63,11 @@ struct alert_table {
 	struct alert_cfg cfg;
 	struct alert_state *v;
 	size_t cap, used, max;	/* slots, keys, most keys */
-	uint64_t alerts, suppressed, rearms, full;
-	uint64_t reclaimed;	/* keys dropped to make room (alert_observe) */
-	uint64_t sweeps;	/* times the full table was swept for room */
-	double reclaim_t;	/* when it was last swept */
+	uint64_t alerts, suppressed, rearms;
+	uint64_t full;		/* entries not tracked (none since keys are evicted) */
+	uint64_t reclaimed;	/* idle keys dropped to make room (alert_observe) */
+	uint64_t evicted;	/* keys with state dropped to make room */
+	uint64_t probes;	/* slots looked at, all lookups (for the tests) */
 };
 
 struct alert_event {
@@ -91,13 +93,14 @@ double alert_value(const struct alert_table *t, const struct alert_state *s,
  * An entry of @count for @key at time @now, from batch @seq of its
  * instance: 1 and *@ev filled when it raises an alert, else 0. The alert
  * reports the HPA and node of the hottest entry of the key's last batch
- * (with regions, their units need not be contiguous in HPA space). When
- * the table is full, the keys with nothing left to remember are dropped
- * to make room (at most once per step of the window): no entry within the
- * window (their value is 0, so they would re-arm) and past their hold-off.
- * A dropped key that comes back starts as new, armed, which is where it
- * would have been. Keys that still find no room are counted in t->full
- * and ignored.
+ * (with regions, their units need not be contiguous in HPA space). A key
+ * lives in one of ALERT_PROBE slots from its hash on, so that finding it,
+ * or room for it, costs the same however full the table is. When those
+ * are all taken, a key among them makes room: one with nothing left to
+ * remember (no entry within the window, so its value is 0 and it would
+ * re-arm, and past its hold-off), counted in t->reclaimed; else the least
+ * recently seen, counted in t->evicted (it comes back as new: armed, so it
+ * may alert again). Every entry is tracked.
  */
 int alert_observe(struct alert_table *t, const struct alert_key *key,
 		  double now, uint64_t seq, uint64_t count, uint64_t hpa,
