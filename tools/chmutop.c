@@ -233,8 +233,19 @@ static void display(struct state *s)
 		n = top_fit_rows(env.noclear ? 0 : s->lines, s->nhead + 1, s->nshown,
 				 &hidden);
 	}
-	for (i = 0; i < s->nhead; i++)
-		put_line(s, i == 0 && s->color ? "\033[1m" : "", s->head[i]);
+	for (i = 0; i < s->nhead; i++) {
+		char l[sizeof(s->head[0]) + 16];
+
+		/*
+		 * paused: the frame stays, and says so after its time
+		 * ("chmutop HH:MM:SS"), where no terminal width cuts it
+		 */
+		if (i == 0 && s->paused && strlen(s->head[0]) >= 16)
+			snprintf(l, sizeof(l), "%.16s PAUSED%s", s->head[0], s->head[0] + 16);
+		else
+			snprintf(l, sizeof(l), "%s", s->head[i]);
+		put_line(s, i == 0 && s->color ? "\033[1m" : "", l);
+	}
 	put_line(s, s->color ? "\033[7m" : "", s->titles);
 	for (i = 0; i < n; i++)
 		put_line(s, "", s->shown[i]);
@@ -794,6 +805,27 @@ static void group_json(struct state *s, unsigned int n, size_t shown)
 	}
 }
 
+/*
+ * An interval not shown (paused): its counters are taken as the next
+ * frame's baselines all the same, so that the first frame after resuming
+ * holds its own interval only, not every interval of the pause over one
+ * interval's time.
+ */
+static void frame_skip(struct state *s)
+{
+	uint64_t ns, runs;
+	int i;
+
+	for (i = 0; i < s->ninst; i++) {
+		s->prev[i] = s->cur[i];
+		s->dprev[i] = drain_read(s->insts[i].path);
+		s->pprev[i] = promote_read(s->insts[i].path);
+	}
+	bpf_cost(s, &ns, &runs);
+	s->bpf_ns_prev = ns;
+	s->bpf_runs_prev = runs;
+}
+
 static int frame(struct state *s, double secs, unsigned int n)
 {
 	uint64_t bpf_ns, bpf_runs, dropped = s->skel->bss->dropped;
@@ -1056,6 +1088,8 @@ static void wait_until(struct state *s, uint64_t end)
 			env.sort = (env.sort + 1) % TOP_SORT_NR;
 		} else if (c == 'p') {
 			s->paused = !s->paused;
+			if (s->paused && !s->help && s->nhead)
+				display(s);	/* now marked PAUSED */
 		} else if (c == '?' || c == 'h') {
 			s->help = true;
 			show_keys(s);
@@ -1231,7 +1265,9 @@ int main(int argc, char **argv)
 			err = CHMU_EXIT_ENV;
 			goto cleanup;
 		}
-		if (!s.paused && frame(&s, (t1 - t0) / 1e9, frames)) {
+		if (s.paused) {
+			frame_skip(&s);
+		} else if (frame(&s, (t1 - t0) / 1e9, frames)) {
 			err = CHMU_EXIT_ENV;
 			goto cleanup;
 		}

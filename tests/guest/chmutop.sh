@@ -133,13 +133,6 @@ tmux capture-pane -e -p -t top | grep -q $'\033\[1m' || fail "no colour on a ter
 tmux send-keys -t top s
 sleep 1.5
 grep -q 'sort seen' <<<"$(tmux capture-pane -p -t top)" || fail "s did not change the sort"
-tmux send-keys -t top p
-sleep 0.3
-before=$(tmux capture-pane -p -t top | head -n 1)
-sleep 2
-expect_eq "$(tmux capture-pane -p -t top | head -n 1)" "$before" "paused screen does not change"
-# ? lists the keys until any key; a resize redraws the frame at once,
-# fitted: as many rows as the height leaves, lines cut at the width.
 pane_has() { # pane_has REGEX: the screen shows it within 5 s
 	for _ in $(seq 50); do
 		tmux capture-pane -p -t top | grep -q -E "$1" && return 0
@@ -148,6 +141,13 @@ pane_has() { # pane_has REGEX: the screen shows it within 5 s
 	tmux capture-pane -p -t top
 	return 1
 }
+tmux send-keys -t top p
+pane_has '^chmutop [0-9:]* PAUSED ' || fail "p did not pause (no PAUSED in the header)"
+before=$(tmux capture-pane -p -t top | head -n 1)
+sleep 2
+expect_eq "$(tmux capture-pane -p -t top | head -n 1)" "$before" "paused screen does not change"
+# ? lists the keys until any key; a resize redraws the frame at once,
+# fitted: as many rows as the height leaves, lines cut at the width.
 # still paused: no frame comes, only a key brings the frame back
 tmux send-keys -t top '?'
 pane_has '^  \?   this list' || fail "? did not list the keys"
@@ -163,6 +163,35 @@ expect_eq "$(tmux capture-pane -p -t top | awk 'length > 40' | wc -l)" 0 "no lin
 expect_eq "$(tmux capture-pane -p -t top | grep -c -E '^0x[0-9a-f]+ ')" 2 "two rows fit 10 lines"
 tmux resize-window -t top -x 80 -y 30
 pane_has "^$(printf '%#x' $((hpa + 0x3000))) " || fail "both rows back after growing the terminal"
+# Paused, the counting goes on and so do the frames' baselines: the first
+# frame after resuming holds its own interval only. Units 12 and 13 are
+# drained while paused, a frame end passes after it (chmutop's generation
+# moves on), then p resumes: that frame's health has no batch at all.
+gen() { # chmutop's interval number, from its .bss map
+	local id
+	id=$(bpftool map show -j | jq -r '[.[] | select(.name | test("^chmutop.*[.]bss$")) | .id][0]')
+	bpftool map dump id "$id" -j | jq '[.. | objects | select(has("gen")) | .gen][0]'
+}
+gen_past() { [ "$(gen)" -gt "$1" ]; }
+pane_lacks() { # pane_lacks REGEX: the screen no longer shows it (5 s at most)
+	for _ in $(seq 50); do
+		tmux capture-pane -p -t top | grep -q -E "$1" || return 0
+		sleep 0.1
+	done
+	tmux capture-pane -p -t top
+	return 1
+}
+tmux send-keys -t top p
+pane_has '^chmutop [0-9:]* PAUSED ' || fail "p did not pause"
+e=$(cat $HMU/entries)
+chmu-workload touch --dax "$DEV" --size 2M --units 12,13 --count 50 >/dev/null
+wait_for "units 12 and 13 not drained" attr_cmp $HMU/entries -ge $((e + 2))
+g=$(gen)
+wait_for "no frame end after the drain (generation still $g)" gen_past "$g"
+tmux send-keys -t top p
+pane_lacks 'PAUSED' || fail "p did not resume"
+expect_eq "$(tmux capture-pane -p -t top | grep '^  batches ')" \
+	"  batches 0/s entries 0/s overflows 0 lost 0 fill 0/1024 max 2" "the first frame after the pause: its own interval only"
 tmux send-keys -t top q
 sleep 1.5
 tmux has-session -t top 2>/dev/null && fail "q did not quit"
