@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -150,10 +151,20 @@ struct state {
 	struct owner_names *names;	/* --by cgroup */
 	struct chmu_owner_bpf owner;
 	uint64_t received;
-	/* --exec: commands running, and those skipped or failed */
+	/* --exec: commands running (their pids), and those skipped or failed */
 	unsigned int hooks;
-	uint64_t hooks_skipped, hooks_failed;
+	pid_t *hook_pids;	/* env.exec_max */
+	bool ending;		/* end_hooks() signals what is left */
+	uint64_t hooks_skipped, hooks_failed, hooks_killed;
 };
+
+/*
+ * At the end of the run, the --exec commands still running get this long
+ * to end; then their process groups get SIGTERM, and SIGKILL
+ * EXEC_KILL_GRACE seconds later.
+ */
+#define EXEC_GRACE	5.0
+#define EXEC_KILL_GRACE	1.0
 
 /*
  * Collect the --exec commands that ended (all of them, waiting, when
@@ -167,7 +178,12 @@ static void reap_hooks(struct state *s, bool wait)
 	pid_t pid;
 
 	while (s->hooks && (pid = waitpid(-1, &status, wait ? 0 : WNOHANG)) > 0) {
+		for (unsigned int k = 0; k < s->hooks; k++)
+			if (s->hook_pids[k] == pid)
+				s->hook_pids[k] = s->hook_pids[s->hooks - 1];
 		s->hooks--;
+		if (s->ending && WIFSIGNALED(status))
+			continue;	/* ended by end_hooks(): counted there */
 		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 			s->hooks_failed++;
 			fprintf(stderr, TOOL ": --exec command failed (status %d)\n",
@@ -182,6 +198,38 @@ static double mono_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * The commands still running at the end: waited for EXEC_GRACE seconds,
+ * then their process groups ended (counted in hooks_killed). A command
+ * that never ends must not keep chmualert, and the instances it enabled,
+ * from ending.
+ */
+static void end_hooks(struct state *s)
+{
+	double end = mono_now() + EXEC_GRACE;
+	int sig = 0;
+
+	for (;;) {
+		reap_hooks(s, false);
+		if (!s->hooks)
+			return;
+		if (mono_now() >= end) {
+			if (sig == SIGKILL) {
+				reap_hooks(s, true);
+				return;
+			}
+			sig = sig ? SIGKILL : SIGTERM;
+			if (sig == SIGTERM)
+				s->hooks_killed += s->hooks;
+			s->ending = true;
+			for (unsigned int k = 0; k < s->hooks; k++)
+				kill(-s->hook_pids[k], sig);
+			end = mono_now() + EXEC_KILL_GRACE;
+		}
+		usleep(20000);
+	}
 }
 
 static const char *inst_name(struct state *s, uint32_t id)
@@ -210,6 +258,7 @@ static void run_exec(struct state *s, const struct alert_event *ev,
 		return;
 	}
 	if (!pid) {
+		setpgid(0, 0);	/* its own group: what it starts ends with it */
 		snprintf(buf, sizeof(buf), "%.6f", when);
 		setenv("CHMU_ALERT_TIME", buf, 1);
 		setenv("CHMU_ALERT_INSTANCE", inst, 1);
@@ -234,7 +283,8 @@ static void run_exec(struct state *s, const struct alert_event *ev,
 		execl("/bin/sh", "sh", "-c", env.exec, (char *)NULL);
 		_exit(127);
 	}
-	s->hooks++;
+	setpgid(pid, pid);	/* either may run first */
+	s->hook_pids[s->hooks++] = pid;
 }
 
 static void report(struct state *s, const struct alert_event *ev)
@@ -349,7 +399,8 @@ int main(int argc, char **argv)
 		return CHMU_EXIT_USAGE;
 	if (!chmu_env_ok(TOOL, &tp_btf))
 		return CHMU_EXIT_ENV;
-	if (alert_init(&s.table, &env.cfg, 65536)) {
+	s.hook_pids = calloc(env.exec_max, sizeof(*s.hook_pids));
+	if (!s.hook_pids || alert_init(&s.table, &env.cfg, 65536)) {
 		fprintf(stderr, TOOL ": out of memory\n");
 		return CHMU_EXIT_ENV;
 	}
@@ -462,10 +513,13 @@ int main(int argc, char **argv)
 		}
 	}
 	ring_buffer__consume(rb);
-	reap_hooks(&s, true);	/* the commands still running end first */
+	end_hooks(&s);	/* the commands still running end first */
 	if (s.hooks_skipped)
 		fprintf(stderr, TOOL ": %llu alerts ran no --exec command: %u were running (--exec-max)\n",
 			U(s.hooks_skipped), env.exec_max);
+	if (s.hooks_killed)
+		fprintf(stderr, TOOL ": %llu --exec commands still running %.0f s after the end were ended (SIGTERM to their process groups)\n",
+			U(s.hooks_killed), EXEC_GRACE);
 	if (env.json) {
 		chmu_json_begin(stdout, "summary");
 		chmu_json_u64(stdout, "alerts", s.table.alerts);
@@ -480,6 +534,7 @@ int main(int argc, char **argv)
 		if (env.exec) {
 			chmu_json_u64(stdout, "exec_skipped", s.hooks_skipped);
 			chmu_json_u64(stdout, "exec_failed", s.hooks_failed);
+			chmu_json_u64(stdout, "exec_killed", s.hooks_killed);
 		}
 		chmu_json_end(stdout);
 	} else {
@@ -504,5 +559,6 @@ cleanup:
 	owner_names_free(s.names);
 	chmu_close(s.insts, n);
 	alert_free(&s.table);
+	free(s.hook_pids);
 	return err;
 }

@@ -157,3 +157,21 @@ wait $pid
 hmu_cfg enable=0
 expect_eq "$(wc -l </tmp/hook.ran)" 1 "one command ran"
 expect_eq "$(jq -c 'select(.type=="summary") | [.alerts, .exec_skipped, .exec_failed]' /tmp/alert.out)" "[2,1,0]" "the second alert ran none, counted"
+
+# ... but not for ever: a command still running 5 s after the end is
+# ended, with what it started (its process group), and counted; the
+# instance is not kept waiting for it.
+rm -f /tmp/hook.child
+hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
+start_tool pid /tmp/alert.out chmualert -c 200 -j --exec 'sleep 1000 & echo $! >/tmp/hook.child.tmp && mv /tmp/hook.child.tmp /tmp/hook.child; wait' 1
+touch7 300
+wait_for "the --exec command did not start" test -s /tmp/hook.child
+child=$(cat /tmp/hook.child)
+kill -INT $pid
+gone() { ! kill -0 "$1" 2>/dev/null || [ "$(awk '{ print $3 }' /proc/"$1"/stat 2>/dev/null)" = Z ]; }
+wait_for "chmualert still waits for its --exec command" gone $pid
+wait $pid || fail "chmualert failed: $(cat /tmp/alert.out.err)"
+hmu_cfg enable=0
+gone "$child" || fail "the command's child (sleep, pid $child) still runs"
+expect_eq "$(jq -c 'select(.type=="summary") | [.alerts, .exec_skipped, .exec_failed, .exec_killed]' /tmp/alert.out)" "[1,0,0,1]" "the command still running was ended, counted"
+
