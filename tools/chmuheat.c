@@ -618,7 +618,8 @@ int main(int argc, char **argv)
 	struct chmu_inst *all = NULL;
 	bool tp_btf;
 	int n = 0, i, err = 0;
-	uint64_t cap = 0;
+	uint64_t cap = 0, deadline;
+	sigset_t waitmask;
 	char sz[32];
 	__u32 g;
 
@@ -708,11 +709,15 @@ int main(int argc, char **argv)
 		printf("kind,instance,interval,dpa_lo,dpa_hi,hpa_lo,hpa_hi,lo,hi,entries,sum,max\n");
 	fflush(stdout);
 
+	/* the signals that end the run come in only while it sleeps */
+	chmu_block_signals(&waitmask);
+	deadline = chmu_now_ns();
 	while (!chmu_exiting && (env.count < 0 || s.intervals < (uint64_t)env.count)) {
-		struct timespec ts = { env.interval, 0 };
-
-		while (nanosleep(&ts, &ts) && !chmu_exiting)
-			;
+		/* the next interval's end; after a stall, a whole one from now */
+		deadline += env.interval * 1000000000ULL;
+		if (deadline <= chmu_now_ns())
+			deadline = chmu_now_ns() + env.interval * 1000000000ULL;
+		chmu_sleep_until(deadline, &waitmask, &chmu_exiting);
 		if (env.by_cgroup)	/* regions made or gone meanwhile */
 			chmu_owner_regions_sync(TOOL, s.names, &s.owner);
 		g = s.skel->bss->gen;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of the toolkit's shared argument parsing and output helpers. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +261,48 @@ static void test_fmt_num(void)
 	CHECK(!strcmp(chmu_fmt_num(-2.5, b, sizeof(b)), "-2.5"));
 }
 
+static volatile sig_atomic_t stopped;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stopped = 1;
+}
+
+/*
+ * A signal that ends the run and arrives between the check and the sleep
+ * (here: before the call, while blocked outside the sleep as the tools
+ * keep it) ends the sleep at once, not after it. 20 s are not slept.
+ */
+static void test_sleep_signal(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	sigset_t block, wait;
+	uint64_t t0;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &wait);
+	sigdelset(&wait, SIGTERM);
+	/* a short sleep with no signal: slept, not stopped */
+	t0 = chmu_now_ns();
+	CHECK(!chmu_sleep_until(t0 + 1000000, &wait, &stopped));
+	CHECK(chmu_now_ns() >= t0 + 1000000);
+	/* the signal comes after the last check: pending, delivered in the sleep */
+	kill(getpid(), SIGTERM);
+	t0 = chmu_now_ns();
+	CHECK(chmu_sleep_until(t0 + 20000000000ULL, &wait, &stopped));
+	CHECK(stopped && chmu_now_ns() - t0 < 10000000000ULL);
+	/* it came before: no sleep at all */
+	t0 = chmu_now_ns();
+	CHECK(chmu_sleep_until(t0 + 20000000000ULL, &wait, &stopped));
+	CHECK(chmu_now_ns() - t0 < 10000000000ULL);
+	sigprocmask(SIG_UNBLOCK, &block, NULL);
+	signal(SIGTERM, SIG_DFL);
+}
+
 int main(void)
 {
 	test_parse();
@@ -269,5 +312,6 @@ int main(void)
 	test_output();
 	test_fmt_num();
 	test_enable_restore();
+	test_sleep_signal();
 	return check_report("test_chmutool");
 }

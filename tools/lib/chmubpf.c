@@ -58,6 +58,20 @@ void chmu_catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+void chmu_block_signals(sigset_t *wait)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, wait);
+	sigdelset(wait, SIGINT);
+	sigdelset(wait, SIGTERM);
+	sigdelset(wait, SIGHUP);
+}
+
 bool chmu_output_broken(const char *tool, FILE *f)
 {
 	int failed;

@@ -20,6 +20,13 @@ void chmu_libbpf_init(bool verbose);
 /* The signals above end the run; SIGPIPE is ignored (see below). */
 void chmu_catch_signals(void);
 /*
+ * Block the signals above from now on, and put the mask that lets them in
+ * into *@wait: for chmu_sleep_until() (lib/chmutool.h) and ppoll, so that
+ * none arriving between a check of chmu_exiting and the wait is slept
+ * through.
+ */
+void chmu_block_signals(sigset_t *wait);
+/*
  * Flush @f; if its reader is gone (EPIPE: "tool | head") or writing
  * failed otherwise, end the run (chmu_exiting) and return true. Other
  * errors than EPIPE are reported on stderr as "TOOL: writing the output:

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE	/* ppoll */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -458,6 +460,28 @@ void chmu_json_end(FILE *f)
 {
 	fputs("}\n", f);
 	fflush(f);
+}
+
+uint64_t chmu_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+bool chmu_sleep_until(uint64_t deadline, const sigset_t *mask,
+		      volatile sig_atomic_t *stop)
+{
+	uint64_t t;
+
+	while (!*stop && (t = chmu_now_ns()) < deadline) {
+		struct timespec ts = { (deadline - t) / 1000000000ULL,
+				       (deadline - t) % 1000000000ULL };
+
+		ppoll(NULL, 0, &ts, mask);
+	}
+	return *stop;
 }
 
 bool chmu_no_color(FILE *f)

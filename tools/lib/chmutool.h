@@ -149,6 +149,20 @@ void chmu_json_u64(FILE *f, const char *key, uint64_t val);
 void chmu_json_i64(FILE *f, const char *key, int64_t val);
 void chmu_json_end(FILE *f);
 
+/* CLOCK_MONOTONIC, in ns */
+uint64_t chmu_now_ns(void);
+
+/*
+ * Sleep until @deadline (CLOCK_MONOTONIC ns), or until *@stop is set (by
+ * a signal handler). The caller keeps the signals that set *@stop blocked;
+ * @mask (the signal mask without them) lets them in only while the
+ * process sleeps, so that one arriving after the check of *@stop ends the
+ * sleep at once instead of being slept through. true if stopped.
+ */
+#include <signal.h>
+bool chmu_sleep_until(uint64_t deadline, const sigset_t *mask,
+		      volatile sig_atomic_t *stop);
+
 /* NO_COLOR set, or not a terminal. */
 bool chmu_no_color(FILE *f);
 
