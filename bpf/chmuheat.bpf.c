@@ -13,13 +13,13 @@
 #include "chmuheat.h"
 #include "chmu.bpf.h"
 #include "chmuowner.bpf.h"
+#include "chmugen.bpf.h"
 
 const volatile __u32 region_shift = 28;
 const volatile __u32 row_shift = 25;
 const volatile __u64 max_rows = 16;	/* the heatmap's rows */
 const volatile bool by_cgroup;		/* --by cgroup */
 
-__u32 gen;		/* flipped by user space each interval */
 __u64 entries;		/* entries seen */
 __u64 batches;		/* drains seen */
 __u64 overflows;	/* drains that saw the device's overflow status */
@@ -83,6 +83,7 @@ struct scratch {
 	__u64 cell_entries;
 	__u32 have_region;
 	__u32 have_cell;
+	__u32 gen;		/* the interval this run writes (chmu_gen_enter) */
 	/* --by cgroup: the run of entries of one owner being summed */
 	struct owner_key ok;
 	struct owner_hist oh;
@@ -117,8 +118,7 @@ static __always_inline void flush_owner(struct scratch *s)
 	if (!s->have_owner)
 		return;
 	s->have_owner = 0;
-	/* the interval open now, as the cells */
-	s->ok.gen = *(volatile __u32 *)&gen;
+	s->ok.gen = s->gen;	/* the run's interval, as the cells */
 	h = chmu_lookup_init(&owner_hists, &s->ok, &zero_owner_hist);
 	if (!h) {
 		__sync_fetch_and_add(&dropped_owner, s->oh.entries);
@@ -193,8 +193,7 @@ static __always_inline void flush_cell(struct scratch *s)
 	if (!s->have_cell)
 		return;
 	s->have_cell = 0;
-	/* the interval open now: user space may close one while a drain runs */
-	s->ck.gen = *(volatile __u32 *)&gen;
+	s->ck.gen = s->gen;	/* the run's interval: a drain lands in one */
 	cell = chmu_lookup_init(&cells, &s->ck, &zero);
 	if (cell)
 		__sync_fetch_and_add(cell, s->cell);
@@ -307,6 +306,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 		return 0;
 	__builtin_memset(&s->h, 0, sizeof(s->h));
 	s->have_region = s->have_cell = s->have_owner = 0;
+	s->gen = chmu_gen_enter();
 	__sync_fetch_and_add(&entries, nr);
 	w.nr = nr;
 	if (by_cgroup)
@@ -317,7 +317,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	flush_owner(s);
 
 	hk.inst = w.id;
-	hk.gen = *(volatile __u32 *)&gen;	/* as the cells: the interval open now */
+	hk.gen = s->gen;	/* as the cells: the run's interval */
 	h = chmu_lookup_init(&hists, &hk, &zero_hist);
 	for (j = 0; j < CHMUHEAT_SLOTS; j++) {
 		if (!s->h.slots[j])
@@ -327,6 +327,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 		else
 			__sync_fetch_and_add(&dropped_hist, s->h.slots[j]);
 	}
+	chmu_gen_exit(s->gen);
 	return 0;
 }
 

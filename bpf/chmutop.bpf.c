@@ -12,10 +12,10 @@
 #include "chmutop.h"
 #include "chmu.bpf.h"
 #include "chmuowner.bpf.h"
+#include "chmugen.bpf.h"
 
 const volatile __u32 gran_shift;	/* 0: per unit */
 
-__u32 gen;		/* the interval number, advanced by user space */
 __u64 dropped;		/* entries not counted: no unit could be evicted */
 __u64 unreadable;	/* entries not counted: not readable from the driver's batch */
 __u64 inserted;		/* units (slots) added to the map: less its size, evicted */
@@ -57,8 +57,7 @@ static long on_entry(__u32 i, void *ctx)
 	struct unit_key k = {};
 	struct unit_stat *u, init = {};
 	struct chmu_ent e;
-	/* per entry: user space may close the interval while a drain runs */
-	__u32 g = *(volatile __u32 *)&gen;
+	__u32 g = w->gen;	/* the run's: a drain lands in one interval */
 
 	if (chmu_entry_get(w->entries, i, w->nr, &e)) {
 		__sync_fetch_and_add(&unreadable, 1);
@@ -82,7 +81,8 @@ static long on_entry(__u32 i, void *ctx)
 	}
 	/*
 	 * Interval sums alternate between two slots: the one user space reads
-	 * after advancing gen is not written meanwhile.
+	 * after advancing gen (and waiting for the runs still writing it) is
+	 * not written meanwhile.
 	 */
 	if (g & 1) {	/* constant indices: the verifier takes no pointer ORs */
 		if (u->igen[1] != g) {
@@ -128,7 +128,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	nr = BPF_CORE_READ(b, nr);
 	w.now = bpf_ktime_get_ns();
 	w.seq = BPF_CORE_READ(b, seq);
-	w.gen = *(volatile __u32 *)&gen;
+	w.gen = chmu_gen_enter();
 	w.entries = BPF_CORE_READ(b, entries);
 	w.nr = nr;
 	st = chmu_lookup_init(&insts, &w.id, &zero_inst);
@@ -150,6 +150,7 @@ static __always_inline int on_batch(struct chmu_batch *b)
 	}
 	if (nr && w.entries)
 		bpf_loop(nr, on_entry, &w, 0);
+	chmu_gen_exit(w.gen);
 	return 0;
 }
 

@@ -164,7 +164,7 @@ static void print_time(FILE *f)
 }
 
 /*
- * Take out of map @fd every entry whose key is of generation @g (the
+ * Take out of map @fd every entry whose key is of generation @g or older (the
  * second 32-bit word of every interval-cleared key), handing each to @fn.
  * Keys are listed first, then taken one by one, so that deleting does not
  * disturb the walk.
@@ -200,7 +200,8 @@ static int take_generation(int fd, size_t ksz, size_t vsz, __u32 g,
 		__u32 kg;
 
 		memcpy(&kg, k + sizeof(__u32), sizeof(kg));
-		if (kg == g && !bpf_map_lookup_and_delete_elem(fd, k, val))
+		/* and any older one a run wrote late (chmu_gen_advance) */
+		if ((int32_t)(kg - g) <= 0 && !bpf_map_lookup_and_delete_elem(fd, k, val))
 			fn(s, k, val, col);
 	}
 out:
@@ -720,8 +721,7 @@ int main(int argc, char **argv)
 		chmu_sleep_until(deadline, &waitmask, &chmu_exiting);
 		if (env.by_cgroup)	/* regions made or gone meanwhile */
 			chmu_owner_regions_sync(TOOL, s.names, &s.owner);
-		g = s.skel->bss->gen;
-		s.skel->bss->gen = !g;
+		g = chmu_gen_advance(&s.skel->bss->gen, s.skel->bss->gen_busy);
 		err = collect(&s, g, s.intervals);
 		if (err) {
 			fprintf(stderr, TOOL ": reading the maps: %s\n", strerror(-err));

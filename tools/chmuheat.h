@@ -9,8 +9,9 @@
 #define CHMUHEAT_MAX_CELLS	65536
 
 /*
- * Interval-cleared maps are keyed by a generation the tool flips; it is
- * the second 32-bit word of each such key (chmuheat.c relies on that).
+ * Interval-cleared maps are keyed by the interval's number (gen, which
+ * only increases: bpf/chmugen.bpf.h); it is the second 32-bit word of
+ * each such key (chmuheat.c relies on that).
  */
 struct hist_key {
 	__u32 inst;		/* CHMU_INST_ID */

@@ -686,9 +686,10 @@ static void health_of(struct state *s, int i, const struct inst_stat *cur,
 
 /*
  * The frame's end: the instances' counters and the time, read together
- * just before the unit map's generation flips, so that a frame's batches
- * and its units' interval sums cover the same drains (a drain running
- * across the flip itself can still split between two frames).
+ * just before the unit map's generation advances, so that a frame's
+ * batches and its units' interval sums cover the same drains (a drain
+ * that starts between the two is in the next frame's sums but this one's
+ * batches); every drain's sums land in one interval, whole.
  */
 static void frame_end(struct state *s)
 {
@@ -1257,8 +1258,8 @@ int main(int argc, char **argv)
 			break;
 		frame_end(&s);
 		t1 = s.end_ns;
-		g = s.skel->bss->gen;
-		s.skel->bss->gen = g + 1;
+		/* the interval's unit sums complete: no run still writes them */
+		g = chmu_gen_advance(&s.skel->bss->gen, s.skel->bss->gen_busy);
 		err = read_units(&s, g, (t1 - t0) / 1e9);
 		if (err) {
 			fprintf(stderr, TOOL ": reading the maps: %s\n", strerror(-err));

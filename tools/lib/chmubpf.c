@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/bpf.h>
 #include <linux/capability.h>
@@ -243,6 +244,19 @@ out:
 	btf__free(btf);
 	btf__free(vmlinux);
 	return ok;
+}
+
+__u32 chmu_gen_advance(__u32 *gen, __u64 *busy)
+{
+	__u32 g = __atomic_load_n(gen, __ATOMIC_SEQ_CST);
+	struct timespec ms = { 0, 1000000 };
+	int i;
+
+	/* written before busy is read: a run either is counted or sees g + 1 */
+	__atomic_store_n(gen, g + 1, __ATOMIC_SEQ_CST);
+	for (i = 0; i < 1000 && __atomic_load_n(&busy[g & 1], __ATOMIC_SEQ_CST); i++)
+		nanosleep(&ms, NULL);
+	return g;
 }
 
 void chmu_pick_prog(struct bpf_program *btf, struct bpf_program *raw,

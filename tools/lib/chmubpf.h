@@ -105,6 +105,15 @@ int chmu_owner_run(const struct chmu_owner_bpf *b, struct chmu_owner_req *req,
 int chmu_owner_regions_sync(const char *tool, struct owner_names *names,
 			    const struct chmu_owner_bpf *b);
 
+/*
+ * Close the interval open now (bpf/chmugen.bpf.h): advance *@gen and wait
+ * until no program run still writes the closed one (@busy, the tool's
+ * gen_busy; 1 s at most, so a stuck run cannot stop the tool: its counts
+ * then land in the next interval taken). Returns the closed interval's
+ * number, whose maps are then complete.
+ */
+__u32 chmu_gen_advance(__u32 *gen, __u64 *busy);
+
 /* Keep the tp_btf or the raw_tp program of a pair, not both. */
 void chmu_pick_prog(struct bpf_program *btf, struct bpf_program *raw,
 		    bool tp_btf);
