@@ -175,6 +175,8 @@ struct state {
 	bool interactive, paused, color, help;
 	int lines, cols;		/* the terminal's size, 0: unknown */
 	sigset_t waitmask;		/* the signal mask while waiting for keys */
+	struct termios saved, raw;	/* the terminal: as found, and ours */
+	bool term_set;			/* ours is set */
 	/* the frame on screen, redrawn as it was when the terminal resizes */
 	char (*head)[256];		/* TOP_HEAD_MAX(ninst) lines */
 	size_t nhead;
@@ -183,12 +185,18 @@ struct state {
 	size_t nshown;
 };
 
-static volatile sig_atomic_t resized;
+static volatile sig_atomic_t resized, suspended;
 
 static void on_winch(int sig)
 {
 	(void)sig;
 	resized = 1;
+}
+
+static void on_tstp(int sig)
+{
+	(void)sig;
+	suspended = 1;
 }
 
 static void term_size(struct state *s)
@@ -1044,6 +1052,37 @@ static int frame(struct state *s, double secs, unsigned int n)
 }
 
 /*
+ * Ctrl-Z (SIGTSTP): the terminal as it was before chmutop, then stop as
+ * the signal would have; on SIGCONT, chmutop's terminal mode again and
+ * the frame redrawn. A process group the shell does not control
+ * (orphaned) is not stopped: it goes on at once.
+ */
+static void suspend(struct state *s)
+{
+	struct sigaction sa = { .sa_handler = on_tstp, .sa_flags = SA_RESTART };
+	sigset_t tstp;
+
+	if (s->term_set)
+		tcsetattr(0, TCSANOW, &s->saved);
+	fflush(stdout);
+	sigemptyset(&tstp);
+	sigaddset(&tstp, SIGTSTP);
+	signal(SIGTSTP, SIG_DFL);
+	raise(SIGTSTP);				/* pending: blocked here */
+	sigprocmask(SIG_UNBLOCK, &tstp, NULL);	/* stopped here, until SIGCONT */
+	sigprocmask(SIG_BLOCK, &tstp, NULL);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTSTP, &sa, NULL);
+	if (s->term_set)
+		tcsetattr(0, TCSANOW, &s->raw);
+	term_size(s);
+	if (s->help)
+		show_keys(s);
+	else if (s->nhead)
+		display(s);
+}
+
+/*
  * Wait until @end (CLOCK_MONOTONIC ns); on a terminal, handle keys
  * meanwhile. Frames end at fixed deadlines, so they do not drift by the
  * time each one takes to render.
@@ -1059,6 +1098,11 @@ static void wait_until(struct state *s, uint64_t end)
 
 		if (!s->interactive) {
 			ppoll(NULL, 0, &ts, &s->waitmask);
+			continue;
+		}
+		if (suspended) {
+			suspended = 0;
+			suspend(s);
 			continue;
 		}
 		if (resized) {
@@ -1117,8 +1161,7 @@ int main(int argc, char **argv)
 		       "  chmutop -j 1 10       # NDJSON\n",
 	};
 	struct state s = {};
-	struct termios saved, raw;
-	bool tp_btf, term_set = false;
+	bool tp_btf;
 	int err, n = 0, stats_fd = -1;
 	unsigned int frames = 0, shift = 63;
 	uint64_t t0, t1, deadline;
@@ -1220,7 +1263,7 @@ int main(int argc, char **argv)
 	 */
 	{
 		struct sigaction sa = { .sa_handler = on_winch, .sa_flags = SA_RESTART };
-		static const int waking[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH };
+		static const int waking[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP };
 		sigset_t block;
 		unsigned int j;
 
@@ -1233,15 +1276,17 @@ int main(int argc, char **argv)
 		if (s.interactive) {
 			sigemptyset(&sa.sa_mask);
 			sigaction(SIGWINCH, &sa, NULL);
+			sa.sa_handler = on_tstp;	/* the terminal back first */
+			sigaction(SIGTSTP, &sa, NULL);
 			term_size(&s);
 		}
 	}
-	if (s.interactive && !tcgetattr(0, &saved)) {
-		raw = saved;
-		raw.c_lflag &= ~(ICANON | ECHO);
-		raw.c_cc[VMIN] = 0;
-		raw.c_cc[VTIME] = 0;
-		term_set = !tcsetattr(0, TCSANOW, &raw);
+	if (s.interactive && !tcgetattr(0, &s.saved)) {
+		s.raw = s.saved;
+		s.raw.c_lflag &= ~(ICANON | ECHO);
+		s.raw.c_cc[VMIN] = 0;
+		s.raw.c_cc[VTIME] = 0;
+		s.term_set = !tcsetattr(0, TCSANOW, &s.raw);
 	}
 
 	frame_end(&s);	/* batch times in wall-clock time: one offset */
@@ -1280,8 +1325,8 @@ int main(int argc, char **argv)
 	err = 0;
 
 cleanup:
-	if (term_set)
-		tcsetattr(0, TCSANOW, &saved);
+	if (s.term_set)
+		tcsetattr(0, TCSANOW, &s.saved);
 	if (stats_fd >= 0)
 		close(stats_fd);
 	chmutop_bpf__destroy(s.skel);

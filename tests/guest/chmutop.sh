@@ -200,5 +200,31 @@ sleep 2.5
 tmux capture-pane -e -p -t nc | grep -q $'\033\[1m' && fail "colour despite NO_COLOR"
 tmux send-keys -t nc q
 sleep 1
+
+# Ctrl-Z under a shell with job control (dash: it leaves the terminal's
+# modes alone) gives the terminal back cooked while chmutop is stopped;
+# fg makes it raw again and redraws the frame.
+no_top() { ! pgrep -x chmutop >/dev/null; }
+wait_for "a chmutop still runs" no_top	# the one q ended above
+tmux new-session -d -s tstp -x 80 -y 30 "sh -i"
+l0=$(bpf_links)
+tmux send-keys -t tstp 'chmutop 1' Enter
+attached "$l0"
+pty=$(tmux display -p -t tstp '#{pane_tty}')
+top_pid=$(pgrep -x chmutop)
+raw() { stty -F "$pty" -a | grep -q -- ' -icanon'; }
+cooked() { ! raw; }
+pstate() { [ "$(awk '{ print $3 }' /proc/"$top_pid"/stat)" = "$1" ]; }
+wait_for "chmutop did not make the terminal raw" raw
+tmux send-keys -t tstp C-z
+wait_for "Ctrl-Z did not stop chmutop" pstate T
+wait_for "the terminal stays raw while chmutop is stopped" cooked
+tmux send-keys -t tstp fg Enter
+wait_for "fg did not continue chmutop" pstate S
+wait_for "the terminal not raw again after fg" raw
+tmux send-keys -t tstp q
+wait_for "q did not quit after fg" test ! -e /proc/"$top_pid"
+expect_eq "$(stty -F "$pty" -a | grep -o -- ' -\?icanon\| -\?echo ' | tr -d ' ' | tr '\n' ' ')" "icanon echo " "the terminal after chmutop"
+tmux kill-session -t tstp
 hmu_cfg enable=0
 echo ok
