@@ -7,6 +7,18 @@ fail() {
 	exit 1
 }
 
+# fake_cache: a new temporary directory laid out as a $CHMU_CACHE with a
+# built kernel (an empty image), for tests of the lab's scripts that put a
+# made-up QEMU (QEMU=...) in place of the lab's; its path on stdout.
+fake_cache() {
+	local c
+	c=$(mktemp -d)
+	mkdir -p "$c/kernel/build/arch/x86/boot"
+	: >"$c/kernel/build/arch/x86/boot/bzImage"
+	echo 6.12.0-lab >"$c/kernel/release"
+	echo "$c"
+}
+
 # expect_eq ACTUAL EXPECTED WHAT
 expect_eq() {
 	[ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
