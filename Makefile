@@ -10,7 +10,7 @@
 #   make demo         the lab end to end
 #   make bench        benchmarks, results in build/bench/; BENCH_SECTIONS=
 #                     memory,cost,... reruns only those sections
-#   make bench-goals  only what the goals table needs (about 15-18 min)
+#   make bench-goals  only what the goals table needs (about 11 min)
 #
 # V=1 shows full build logs. Builds and logs live in $(CHMU_CACHE).
 

@@ -69,7 +69,8 @@ sample() { # sample ROOT STATE
 		sub(/^.*\) /, "", rest)
 		o = index($0, "(")
 		comm = substr($0, o + 1, length($0) - length(rest) - o - 2)
-		gsub(/[ \t]/, "_", comm)
+		# anything a JSON string or the line format cannot hold as is
+		gsub(/[^[:alnum:]._:\/+()-]/, "_", comm)
 		n = split(rest, s, " ")
 		if (n < 15) next
 		pid = $1 + 0
@@ -95,14 +96,24 @@ sample() { # sample ROOT STATE
 		if (!have || total <= ptotal || ncpu == 0) exit
 		tick = (total - ptotal) / ncpu	# ticks of one CPU over the sample
 		b = (busy - pbusy) / tick
-		u = (o - pours) / tick
-		x = b - u
-		if (x < 0) x = 0
-		if (u > b) u = b
-		if (u < 0) u = 0
+		od = 0
 		for (p in others) {
 			d = own[p] + reaped[p] - (p in prev ? prev[p] : 0)
-			if (d > 0) by[name[p]] += d
+			if (d > 0) { by[name[p]] += d; od += d }
+		}
+		if (o >= pours) {
+			# the others: all the busy time of the host but ours
+			u = (o - pours) / tick
+			if (u > b) u = b
+			x = b - u
+		} else {
+			# Ours went down: one of our processes was reaped between
+			# the reads of its stat and of its parent, and counted in
+			# both the sample before. Then the others are what their
+			# own stats say they used.
+			x = od / tick
+			if (x > b) x = b
+			u = b - x
 		}
 		who = "-"; wd = 0
 		for (c in by) if (by[c] > wd) { wd = by[c]; who = c }

@@ -146,7 +146,9 @@ sec_cost() {
 		msg BENCH "CHMU cost: ${m%%|*}"
 		CHMU_PROPS=${m#*|} QEMU_EXTRA='-trace cxl_chmu_epoch_end -trace cxl_chmu_enable' \
 			boot "$1/m$i" "bench/guest-bench.sh chmu '${m%%|*}'"
-		read -r hot posted ns <<<"$(epoch_end "$1/m$i")"
+		# epoch_end's die ends only its subshell: stop here too
+		r=$(epoch_end "$1/m$i") || exit 1
+		read -r hot posted ns <<<"$r"
 		printf ' %s | %s | %.0f |\n' "$hot" "$posted" "$((ns / 1000))" >"$1/m$i/epoch.md"
 		printf ',"epoch_hot":%s,"epoch_posted":%s,"epoch_end_ns":%s}' "$hot" "$posted" "$ns" >"$1/m$i/epoch.json"
 		i=$((i + 1))
@@ -594,6 +596,10 @@ for s in $sections; do
 	t1=$(date +%s)
 	span=$(bench/hostload.sh sample $$ "$dir/host.state")
 	rm -f "$dir/host.state" "$dir/start"
+	# a section whose pieces are not JSON replaces nothing
+	jq -e . "$dir/section.json" >/dev/null 2>&1 || die "$s: its results are not valid JSON ($dir/section.json)"
+	[ ! -e "$dir/goals.json" ] || jq -se . "$dir/goals.json" >/dev/null 2>&1 ||
+		die "$s: its goal rows are not valid JSON ($dir/goals.json)"
 	awk -v a="$t0" -v b="$t1" '$1 > a && $1 - $2 < b' "$host" >"$dir/host.txt"
 	[ -s "$dir/host.txt" ] || echo "$span" >"$dir/host.txt"
 	hj=$(bench/hostload.sh summary "$dir/host.txt")
@@ -614,6 +620,8 @@ for s in $sections; do
 		msg BENCH "  $s: $((t1 - t0)) s; host quiet"
 	fi
 done
+# complete: nothing is left for BENCH_RESUME=1 to keep
+rm -f "$store/.run/run-id"
 msg BENCH "done in $(((SECONDS - t00) / 60))m$(printf %02d $(((SECONDS - t00) % 60)))s: $out/$report.md, $out/$report.json"
 if [ "$mode" = goals ]; then
 	bench/results-md.sh --goals "$out/$report.json"

@@ -52,6 +52,20 @@ out=$(HOSTLOAD_PROC=$P bench/hostload.sh sample 100 "$T/state")
 expect_eq "$(cut -d' ' -f3- <<<"$out")" "2 1.80 0.80 1.00 0.050 1.52 make 0.60" \
 	"CPUs, busy, ours, others, steal, load, the heaviest other"
 expect_eq "$(grep -c '^P ' "$T/state"):$(grep '^P 300 ' "$T/state")" "3:P 300 150 my_(odd)_name" "the others kept for the next sample"
+# 1000 ticks later: 600 busy. Ours seem to go down (540 -> 470: a child
+# read in both the stat of its own and of its parent the sample before),
+# so the others are what their own stats grew by: the make 100 and a new
+# process named a"b\c 150, 0.50 CPUs of 1.20 busy; the name is made safe
+# for the sample line and JSON.
+printf 'cpu  2150 0 800 8450 10 20 30 150 0 0\ncpu0 1 0 0 0 0 0 0 0 0 0\ncpu1 1 0 0 0 0 0 0 0 0 0\n' >"$P/stat"
+echo "0.90 0.80 0.30 3/101 302" >"$P/loadavg"
+proc 100 run.sh 1 10 10 0 0
+proc 200 make 1 1 1 1400 0
+proc 400 'a"b\c' 1 150 0 0 0
+out=$(HOSTLOAD_PROC=$P bench/hostload.sh sample 100 "$T/state")
+expect_eq "$(cut -d' ' -f3- <<<"$out")" "2 1.20 0.70 0.50 0.000 0.90 a_b_c 0.30" \
+	"ours going down: the others from their own stats"
+jq -e . >/dev/null <<<"$(bench/hostload.sh summary <<<"$out")" || fail "the summary of that sample is not JSON"
 
 # The bounds: others at half a CPU, or 10% steal, make a sample busy.
 printf '%s\n' "100.0 5.0 2 1.00 0.51 0.49 0.099 1.00 cc1 0.40" "105.0 5.0 2 1.00 0.60 0.40 0.000 1.00 - 0.00" >"$T/quiet"

@@ -25,7 +25,8 @@ c1=$(commit one)
 # The guest: records each boot (section/boot and the command) in
 # $T/boots, then leaves the pieces of its mode. FAKE_DRAM: the memory
 # section's DRAM read rate; FAKE_ROUNDS: the cost rounds' ratios;
-# FAKE_FAIL: fail; FAKE_FAIL_AT=SECTION/BOOT: fail that boot.
+# FAKE_FAIL: fail; FAKE_FAIL_AT=SECTION/BOOT: fail that boot;
+# FAKE_BADJSON: the memory section's JSON is broken.
 cat >"$T/guest" <<'EOF'
 #!/bin/bash
 set -euo pipefail
@@ -38,6 +39,7 @@ case "$1" in
 *"guest-bench.sh memory")
 	printf '# CHMU lab benchmarks\n\nGuest: 2 vCPUs.\n\n## Guest memory throughput (accesses/s)\n\n| memory | read |\n|---|---|\n| DRAM | %s |\n' "$FAKE_DRAM" >"$R/section.md"
 	printf '{"dram_read":%s,"dram_write":2,"cxl_read":3,"cxl_write":4}' "$FAKE_DRAM" >"$R/section.json"
+	[ -z "${FAKE_BADJSON-}" ] || printf '{"dram_read":,}' >"$R/section.json"
 	;;
 *"guest-bench.sh chmu "*)
 	label=$(sed "s/.*guest-bench.sh chmu '\([^']*\)'.*/\1/" <<<"$1")
@@ -182,6 +184,18 @@ expect_eq "$(cut -d' ' -f1 "$T/boots" | paste -sd' ')" "cost/m3 cost/m4 cost/m5 
 expect_eq "$(j '[.memory.dram_read, .chmu[0].ratio, .sections.memory.measured_at == "'"$memory_at"'", .sections.memory.run_id == .sections.cost.run_id] | @json')" \
 	"[444,0.96,true,true]" "resumed: memory kept from the interrupted run, cost complete, one run"
 expect_eq "$(grep -c 'memory: kept from the interrupted run' <<<"$out")" 1 "resumed: it says so"
+# That run completed: BENCH_RESUME=1 now keeps nothing of it.
+: >"$T/boots"
+out=$(BENCH_RESUME=1 BENCH_SECTIONS=memory FAKE_DRAM=666 bench/run.sh 2>&1) || fail "run failed: $out"
+expect_eq "$(cut -d' ' -f1 "$T/boots" | paste -sd' '):$(j .memory.dram_read)" "memory/base:666" "BENCH_RESUME=1 after a complete run boots again"
+cp "$T/out/results.json" "$T/before.json"
+# A section whose results are not JSON replaces nothing; later runs work.
+rc=0
+out=$(BENCH_SECTIONS=memory FAKE_DRAM=777 FAKE_BADJSON=1 bench/run.sh 2>&1) || rc=$?
+expect_eq "$rc:$(grep -c 'memory: its results are not valid JSON' <<<"$out")" "1:1" "a section with broken JSON fails the run"
+cmp -s "$T/out/results.json" "$T/before.json" || fail "the results changed after a section with broken JSON"
+out=$(BENCH_SECTIONS=memory FAKE_DRAM=888 bench/run.sh 2>&1) || fail "the run after it failed: $out"
+expect_eq "$(j .memory.dram_read)" 888 "the next run writes the results"
 cp "$T/out/results.json" "$T/before.json"
 
 # make bench-goals: its sections into goals.md and goals.json, the exact
