@@ -18,7 +18,7 @@
 #   boots=N ok=N crash=N watchdog=N other=N qemu=PATH
 # Exits 0 only when every boot was ok.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 . lab/lib.sh
 
 boots=${1:-100}
