@@ -105,7 +105,7 @@ for name in $(bench_section_names); do
 		([(.rounds // [])[] as $v | $g | met($v)]) as $r |
 		{section: $s, goal, measured, verdict, note, stale: $st.stale, measured_at: $st.measured_at,
 		 commit: $st.commit, rounds: (.rounds // null), goal_op: (.goal_op // null),
-		 goal_value: (.goal_value // null), unreliable: null} |
+		 goal_value: (.goal_value // null), unreliable: null, measured_verdict: .verdict} |
 		if (.verdict == "met" or .verdict == "not met") | not then .
 		elif $h.busy == true then
 			.unreliable = "host busy: other processes used up to \($h.others_cpus_max) CPUs (\($h.heaviest)), steal up to \($h.steal_max * 1000 | round / 10)%" |

@@ -137,6 +137,9 @@ accuracy|not assessable|null
 promotion|not met|null
 promotion|met|null
 promotion|n/a|null" "a busy section's goals unreliable, a quiet one's as measured"
+expect_eq "$(jq -r '[.goals[] | .measured_verdict] | join(",")' "$T/r.json")" \
+	"$(jq -r .verdict "$S/accuracy/goals.json" "$S/promotion/goals.json" | paste -sd,)" \
+	"each goal keeps the verdict its figure gives, unreliable or not"
 expect_eq "$(jq -c '[.sections.accuracy.host.busy, .sections.promotion.host.busy, .sections.memory]' "$T/r.json")" \
 	'[true,false,null]' "the sections' host records"
 bench/results-md.sh "$T/r.json" "$S" >"$T/r.md" || fail "results-md.sh failed"
