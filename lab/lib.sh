@@ -97,9 +97,11 @@ series_files() {
 # sync_series TREE PATCHDIR STATE: make TREE carry exactly the patches of
 # PATCHDIR/series. STATE keeps copies of the patches currently applied;
 # they are reverted (newest first) before the new series is applied, so
-# only files the patches touch get new timestamps and rebuild.
+# only files the patches touch get new timestamps and rebuild; a file the
+# old and the new series leave with the same content keeps its timestamp
+# (a header in the series, changed in no way, rebuilds nothing).
 sync_series() {
-	local tree=$1 pdir=$2 state=$3 log=$4 p n
+	local tree=$1 pdir=$2 state=$3 log=$4 p n f
 	mkdir -p "$state"
 	local want have
 	local list
@@ -109,6 +111,16 @@ sync_series() {
 	[ -f "$state/list" ] &&
 		have=$(while read -r p; do sha256sum <"$state/$p"; done <"$state/list")
 	[ "$want" = "$have" ] && return 0
+	# The files the old series touched, as they are now (with their times)
+	local keep=$state.keep
+	rm -rf "$keep" && mkdir -p "$keep"
+	if [ -f "$state/list" ]; then
+		while read -r p; do sed -n 's|^+++ b/||p' "$state/$p" | cut -f1; done <"$state/list" | sort -u |
+			while read -r f; do
+				[ -f "$tree/$f" ] || continue
+				mkdir -p "$keep/$(dirname "$f")" && cp -p "$tree/$f" "$keep/$f"
+			done
+	fi
 	if [ -f "$state/list" ]; then
 		tac "$state/list" | while read -r p; do
 			patch -d "$tree" -p1 -R -s -f <"$state/$p" >>"$log" 2>&1 ||
@@ -128,6 +140,11 @@ sync_series() {
 		cp "$p" "$state/$(printf '%04d' $n)-$(basename "$p")"
 		echo "$(printf '%04d' $n)-$(basename "$p")" >>"$state/list"
 	done <<<"$list"
+	# Unchanged content: the old time back
+	(cd "$keep" && find . -type f) | while read -r f; do
+		if cmp -s "$keep/$f" "$tree/$f"; then touch -r "$keep/$f" "$tree/$f"; fi
+	done
+	rm -rf "$keep"
 }
 
 # kernel_configure SRC OUT LOG FRAGMENT...: write OUT/.config for the lab

@@ -42,6 +42,21 @@ expect_eq "$(cat "$t/tree/one" | tr '\n' ' ')" "A b c " "changed patch 1 applied
 expect_eq "$(cat "$t/tree/two")" x "dropped patch 2 reverted"
 expect_eq "$(stat -c %Y "$t/tree/three")" "$(date -d 2020-01-01 +%s)" "untouched file keeps its timestamp"
 
+# Only patch 2 changes: file one, reverted and applied again with the same
+# content, keeps its timestamp (nothing that includes it rebuilds).
+mk_patch 0002-two.patch two 'x\n' 'z\n'
+printf '0001-one.patch\n0002-two.patch\n' >"$t/p/series"
+sync_series "$t/tree" "$t/p" "$t/state" "$log"
+touch -d '2020-01-01' "$t/tree/one" "$t/tree/two"
+mk_patch 0002-two.patch two 'x\n' 'w\n'
+sync_series "$t/tree" "$t/p" "$t/state" "$log"
+expect_eq "$(cat "$t/tree/one" | tr '\n' ' ')/$(cat "$t/tree/two")" "A b c /w" "patch 2 changed, applied"
+expect_eq "$(stat -c %Y "$t/tree/one")" "$(date -d 2020-01-01 +%s)" "a file with the same content keeps its timestamp"
+[ "$(stat -c %Y "$t/tree/two")" != "$(date -d 2020-01-01 +%s)" ] || fail "a changed file kept its old timestamp"
+[ ! -e "$t/state.keep" ] || fail "the snapshot of the old files was left behind"
+printf '0001-one.patch\n' >"$t/p/series"
+sync_series "$t/tree" "$t/p" "$t/state" "$log"
+
 # A series naming a missing patch is an error.
 printf 'missing.patch\n' >"$t/p/series"
 rc=0
