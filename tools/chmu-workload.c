@@ -59,6 +59,7 @@
 #include "lib/zipf.h"
 
 #define MAX_UNITS 65536
+#define OPT_LOCK 0x100
 #define MAX_NODES 64
 #define MPOL_DEFAULT 0
 #define MPOL_BIND 2
@@ -96,6 +97,7 @@ static struct env {
 	int have_hot_share;
 	const char *placement;
 	int movable;
+	int lock;
 } env = {
 	.node = -1,
 	.size = 16 << 20,
@@ -124,12 +126,14 @@ static const struct argp_option opts[] = {
 	{ "truth", 'T', "FILE", 0, "zipf: write the exact count per unit to FILE", 0 },
 	{ "shift", 'H', NULL, 0, "zipf: move the hot set halfway through (with "
 	  "--truth, FILE.after has the second half's counts)", 0 },
-	{ "wait", 'W', NULL, 0, "zipf/stream: once the memory is allocated, print "
-	  "ready=PID and wait for SIGUSR1 before the timed accesses", 0 },
+	{ "wait", 'W', NULL, 0, "zipf/stream/touch: once the memory is allocated, "
+	  "print ready=PID and wait for SIGUSR1 before the accesses", 0 },
 	{ "hold", 'o', NULL, 0, "touch on anonymous memory: print each unit's node "
 	  "before the accesses, then held=PID, keep the memory until SIGUSR1 and "
 	  "print the nodes again", 0 },
 	{ "no-thp", 't', NULL, 0, "Anonymous memory in base pages (MADV_NOHUGEPAGE)", 0 },
+	{ "lock", OPT_LOCK, NULL, 0, "Anonymous memory: lock it in memory once "
+	  "allocated (mlock: never reclaimed, demoted or migrated; a balloon)", 0 },
 	{ "movable", 'm', NULL, 0, "With --node: once allocated there, give the area the "
 	  "default policy back, so that the kernel may migrate it (NUMA balancing)", 0 },
 	{ "duration", 'D', "SECS", 0, "zipf: run SECS seconds instead of --accesses "
@@ -147,7 +151,9 @@ static const struct argp_option opts[] = {
 
 static const char doc[] =
 	"Generate known accesses to CXL memory.\v"
-	"MODE is verify, touch, stream or zipf. Examples:\n"
+	"MODE is verify, touch, stream, zipf or sigframe (a signal frame that "
+	"starts in RAM and ends in the device's first page: XSAVE and XRSTOR "
+	"across the two; needs --dax). Examples:\n"
 	"  chmu-workload verify --dax /dev/dax0.0 --size 16M\n"
 	"  numactl --membind=1 chmu-workload verify --anon --size 4M\n"
 	"  chmu-workload touch --dax /dev/dax0.0 --units 3,7 --count 1000\n"
@@ -229,6 +235,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'o':
 		env.hold = 1;
 		break;
+	case OPT_LOCK:
+		env.lock = 1;
+		break;
 	case 'm':
 		env.movable = 1;
 		break;
@@ -268,7 +277,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (state->arg_num)
 			argp_usage(state);
 		if (strcmp(arg, "verify") && strcmp(arg, "touch") &&
-		    strcmp(arg, "stream") && strcmp(arg, "zipf"))
+		    strcmp(arg, "stream") && strcmp(arg, "zipf") &&
+		    strcmp(arg, "sigframe"))
 			argp_error(state, "unknown mode '%s'", arg);
 		env.mode = arg;
 		break;
@@ -300,6 +310,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--hot-units is more than the units of --size");
 		if (env.hold && (strcmp(env.mode, "touch") || env.dax))
 			argp_error(state, "--hold is for touch on anonymous memory");
+		if (env.lock && env.dax)
+			argp_error(state, "--lock is for anonymous memory");
 		if (env.no_thp && env.dax)
 			argp_error(state, "--no-thp is for anonymous memory");
 		if (!strcmp(env.mode, "zipf") && env.size / env.unit_size < 1)
@@ -365,6 +377,11 @@ static void *map_area(void)
 	 */
 	if (madvise(p, env.size, MADV_POPULATE_WRITE)) {
 		fprintf(stderr, "chmu-workload: populate: %s\n", strerror(errno));
+		munmap(p, env.size);
+		return NULL;
+	}
+	if (env.lock && mlock(p, env.size)) {
+		fprintf(stderr, "chmu-workload: mlock: %s\n", strerror(errno));
 		munmap(p, env.size);
 		return NULL;
 	}
@@ -484,6 +501,8 @@ static int wait_usr1(void)
 	return 0;
 }
 
+static int wait_start(void);
+
 static int do_touch(void *area)
 {
 	uint64_t sink = 0;
@@ -497,6 +516,8 @@ static int do_touch(void *area)
 	}
 	/* --hold: where each unit is before any access (nothing hot yet) */
 	if (env.hold && print_unit_nodes(area, "node"))
+		return 1;
+	if (wait_start())
 		return 1;
 	for (int i = 0; i < env.nr_units; i++) {
 		volatile uint64_t *w = (volatile uint64_t *)
@@ -530,6 +551,100 @@ static int do_touch(void *area)
 	}
 	return 0;
 }
+
+#if defined(__x86_64__)
+static volatile sig_atomic_t sigframe_seen;
+
+/* On the alternate stack: clobber xmm8, which sigreturn must restore */
+static void sigframe_handler(int sig)
+{
+	(void)sig;
+	__asm__ volatile("movq %0, %%xmm8" : : "r"(0xdeaddeaddeaddeadULL) : "xmm8");
+	sigframe_seen = 1;
+}
+
+/*
+ * sigframe: an alternate signal stack whose top lies 256 bytes into the
+ * device's first page, the rest below it in RAM: the kernel's XSAVE of
+ * the signal frame and sigreturn's XRSTOR cross from RAM into the device
+ * (an emulator must take its slow path for the second page). xmm8 holds
+ * a value across the signal, which clobbers it: sigreturn must restore it
+ * from the frame. Prints sigframe=ok.
+ */
+static int do_sigframe(void)
+{
+	const uint64_t want = 0x1122334455667788ULL;
+	size_t align = 2 << 20, below = 64 << 10;
+	char *res, *dev;
+	uint64_t got, rax;
+	struct sigaction sa = { .sa_handler = sigframe_handler, .sa_flags = SA_ONSTACK };
+	stack_t ss;
+	int fd;
+
+	if (!env.dax) {
+		fprintf(stderr, "chmu-workload: sigframe needs --dax\n");
+		return 1;
+	}
+	fd = open(env.dax, O_RDWR);
+	if (fd < 0) {
+		fprintf(stderr, "chmu-workload: %s: %s\n", env.dax, strerror(errno));
+		return 2;
+	}
+	/* RAM, then the device mapped over it from a 2 MiB boundary */
+	res = mmap(NULL, 2 * align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED) {
+		fprintf(stderr, "chmu-workload: mmap: %s\n", strerror(errno));
+		close(fd);
+		return 2;
+	}
+	dev = (char *)(((uintptr_t)res + below + align - 1) & ~(uintptr_t)(align - 1));
+	if (mmap(dev, align, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		fprintf(stderr, "chmu-workload: mmap %s at a 2 MiB boundary: %s\n", env.dax,
+			strerror(errno));
+		close(fd);
+		munmap(res, 2 * align);
+		return 2;
+	}
+	close(fd);
+	memset(dev - below, 0, below + 256);	/* fault both in */
+	ss.ss_sp = dev - below;
+	ss.ss_size = below + 256;
+	ss.ss_flags = 0;
+	if (sigaltstack(&ss, NULL) || sigaction(SIGUSR2, &sa, NULL)) {
+		fprintf(stderr, "chmu-workload: sigaltstack: %s\n", strerror(errno));
+		munmap(res, 2 * align);
+		return 2;
+	}
+	/* kill(getpid(), SIGUSR2) with xmm8 set: delivered on the way out */
+	rax = SYS_kill;
+	__asm__ volatile("movq %2, %%xmm8\n\t"
+			 "syscall\n\t"
+			 "movq %%xmm8, %1"
+			 : "+a"(rax), "=r"(got)
+			 : "r"(want), "D"((long)getpid()), "S"((long)SIGUSR2)
+			 : "rcx", "r11", "memory", "xmm8");
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
+	munmap(res, 2 * align);
+	if (rax != 0 || !sigframe_seen) {
+		fprintf(stderr, "chmu-workload: sigframe: the signal was not delivered\n");
+		return 1;
+	}
+	if (got != want) {
+		fprintf(stderr, "chmu-workload: sigframe: xmm8 0x%llx after sigreturn, not 0x%llx\n",
+			(unsigned long long)got, (unsigned long long)want);
+		return 1;
+	}
+	printf("sigframe=ok\n");
+	return 0;
+}
+#else
+static int do_sigframe(void)
+{
+	fprintf(stderr, "chmu-workload: sigframe is for x86-64\n");
+	return 1;
+}
+#endif
 
 static uint64_t now_ns(void)
 {
@@ -919,6 +1034,10 @@ int main(int argc, char **argv)
 		sigemptyset(&set);
 		sigaddset(&set, SIGUSR1);
 		sigprocmask(SIG_BLOCK, &set, NULL);
+	}
+	if (!strcmp(env.mode, "sigframe")) {
+		err = do_sigframe();
+		goto cleanup;
 	}
 	area = map_area();
 	if (!area) {
