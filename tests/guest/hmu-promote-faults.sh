@@ -51,11 +51,13 @@ echo -1 >$P/node	# node 0 from now on
 echo 0 >$P/rate_mbps	# no limit: the rest go at once
 wait_for "queue not emptied" attr_cmp $P/pending -eq 0
 echo 0 >$P/enable	# waits for a batch in flight: the counters are final
-for f in tried promoted failed_gone failed_not_lru failed_isolate failed_no_memory \
-	failed_on_target failed_busy batches; do
+reasons="failed_gone failed_not_lru failed_isolate failed_no_memory failed_on_target failed_busy
+	failed_watermark failed_policy failed_rate_limited"
+for f in tried promoted $reasons batches; do
 	echo "$f=$(c $f)"
 done
-failed=$(($(c failed_gone) + $(c failed_not_lru) + $(c failed_isolate) + $(c failed_no_memory) + $(c failed_on_target) + $(c failed_busy)))
+failed=0
+for f in $reasons; do failed=$((failed + $(c $f))); done
 expect_eq "$(c tried)" $(($(c promoted) + failed)) "pages tried = promoted + failed by reason"
 expect_eq "$(c tried)" $((48 * 512)) "every page of every record looked at"
 expect_eq "$(c promoted)" 0 "pages promoted (the target was their own node, then offline)"
@@ -63,12 +65,14 @@ expect_eq "$(c promoted)" 0 "pages promoted (the target was their own node, then
 [ "$(c failed_gone)" -ge 512 ] || fail "a record taken after the region went is not counted as gone"
 echo "ok: $(c failed_no_memory) pages counted as no memory on the target, $(c failed_gone) as gone"
 
-# 2. The driver unbinds with records queued and the workload running.
+# 2. The driver unbinds with records queued and the workload running
+# (--movable: pages a policy binds to their node would be refused, not
+# charged to the rate limit, and none would wait).
 eval "$(chmu-region create -m mem0 --ram)"
 hmu_cfg mode=always-on threshold=50 unit_shift=21 access=1 fill_threshold=0 poll_ms=100 enable=1
 echo 1 >$P/rate_mbps
 echo 1 >$P/enable
-chmu-workload touch --node "$NODE" --no-thp --size 32M --unit-size 2M --units 0-15 \
+chmu-workload touch --node "$NODE" --movable --no-thp --size 32M --unit-size 2M --units 0-15 \
 	--count 50 --hold >/tmp/pf.out &
 wl=$!
 wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/pf.out

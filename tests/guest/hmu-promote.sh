@@ -4,13 +4,16 @@
 # epochs: units read 50 times are posted, queued and migrated to node 0
 # (move_pages says where they are), units read 25 times never are. Every
 # page the promoter looked at is counted as promoted or under its reason,
-# chmu:chmu_promote reports the batches, and min_count, node and
-# queue_size refuse what they must.
+# chmu:chmu_promote reports the batches (and each batch's latency from the
+# drain), memory a policy binds to the CXL node stays there (MPOL_BIND of
+# the mapping, or of the process as numactl --membind sets it), and
+# min_count, node and queue_size refuse what they must.
 . tests/lib.sh
 hmu_setup
 wl=
 # a workload still holding memory would keep the region from going
-trap '[ -z "$wl" ] || kill $wl 2>/dev/null; chmu_cleanup' EXIT
+wl2=
+trap 'for p in $wl $wl2; do kill $p 2>/dev/null; done; wait; chmu_cleanup' EXIT
 eval "$(chmu-region create -m mem0 --ram)"
 P=$HMU/promote
 
@@ -32,7 +35,8 @@ chmutop -b -j 1 >/tmp/promote.top 2>/tmp/promote.top.err &
 top=$!
 attached "$l0" $top
 # units 3 and 7 read 50 times, 5 and 9 25 times, in base pages
-chmu-workload touch --node "$NODE" --no-thp --size 1M --units 3,7,5,9,3,7 --count 25 \
+# --movable: allocated on the CXL node, then free to move (no policy)
+chmu-workload touch --node "$NODE" --movable --no-thp --size 1M --units 3,7,5,9,3,7 --count 25 \
 	--hold >/tmp/promote.out &
 wl=$!
 wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/promote.out
@@ -65,13 +69,17 @@ expect_eq "$(kv after0 "$out") $(kv after1 "$out")" "0 0" "units read 50 times n
 expect_eq "$(kv after2 "$out") $(kv after3 "$out")" "$NODE $NODE" "units read 25 times still on node $NODE"
 
 c() { cat "$P/$1"; }
-for f in queued queued_pages skipped dropped tried promoted failed_gone failed_not_lru \
-	failed_isolate failed_no_memory failed_on_target failed_busy batches worker_ns wait_ns; do
+reasons="failed_gone failed_not_lru failed_isolate failed_no_memory failed_on_target failed_busy
+	failed_watermark failed_policy failed_rate_limited"
+# failed: the sum of the reasons
+failed() { local f n=0; for f in $reasons; do n=$((n + $(c $f))); done; echo $n; }
+for f in queued queued_pages skipped dropped tried promoted $reasons batches worker_ns wait_ns \
+	throttle_pps throttles; do
 	echo "$f=$(c $f)"
 done
 expect_eq "$(c promoted)" 2 "pages promoted"
 expect_eq "$(c skipped) $(c dropped)" "0 0" "entries skipped, records dropped"
-failed=$(($(c failed_gone) + $(c failed_not_lru) + $(c failed_isolate) + $(c failed_no_memory) + $(c failed_on_target) + $(c failed_busy)))
+failed=$(failed)
 expect_eq "$(c tried)" $(($(c promoted) + failed)) "pages tried = promoted + failed by reason"
 expect_eq "$(c tried)" "$(c queued_pages)" "every queued page tried"
 # Later posts of the two units are their old pages, freed by the migration
@@ -83,6 +91,49 @@ expect_eq "$(sort -u <<<"$ev")" "from_nid=$NODE to_nid=0" "chmu_promote nodes"
 sum=$(trace_events chmu_promote migrated | awk -F= '{ s += $2 } END { print s + 0 }')
 expect_eq "$sum" 2 "pages migrated in chmu_promote events"
 expect_eq "$(grep -c ' chmu_promote: ' $TRACE/trace)" "$(c batches)" "one chmu_promote per batch"
+# latency_ns: from the drain that queued the batch's oldest record to the
+# batch done, so never less than the batch's own time
+expect_eq "$(trace_events chmu_promote ns latency_ns | paste -d' ' - - |
+	awk -F'[= ]' '$2 <= 0 || $4 < $2' | wc -l)" 0 "chmu_promote: 0 < ns <= latency_ns"
+expect_eq "$(c throttle_pps) $(c throttles)" "0 0" "no ping-pong back-off (nothing demoted)"
+
+# A policy that binds the memory to the CXL node is honoured: the
+# mapping's own (chmu-workload --node without --movable: mbind), exactly
+# its two pages; then the process's (numactl --membind: set_mempolicy,
+# the mapping has none), whose every page (its stack and heap too) is
+# bound there: nothing of it is promoted.
+echo 1 >$P/enable
+hmu_cfg enable=1
+chmu-workload touch --node "$NODE" --no-thp --size 1M --units 15,17 --count 50 --hold \
+	>/tmp/promote.bind &
+wl=$!
+wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/promote.bind
+hmu_cfg enable=0
+wait_for "queue not emptied" attr_cmp $P/pending -eq 0
+echo 0 >$P/enable
+kill -USR1 $wl
+wait $wl || fail "workload failed"
+wl=
+out=$(cat /tmp/promote.bind)
+expect_eq "$(kv after0 "$out") $(kv after1 "$out")" "$NODE $NODE" "MPOL_BIND mapping: pages stay on node $NODE"
+expect_eq "$(c failed_policy) $(c promoted) $(c tried)" "2 0 2" "MPOL_BIND mapping: pages refused by policy, promoted, tried"
+
+echo 1 >$P/enable
+hmu_cfg enable=1
+numactl --membind="$NODE" chmu-workload touch --anon --no-thp --size 1M --units 19 --count 50 \
+	--hold >/tmp/promote.membind &
+wl2=$!
+wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/promote.membind
+hmu_cfg enable=0
+wait_for "queue not emptied" attr_cmp $P/pending -eq 0
+echo 0 >$P/enable
+kill -USR1 $wl2
+wait $wl2 || fail "numactl workload failed"
+wl2=
+expect_eq "$(kv after0 "$(cat /tmp/promote.membind)")" "$NODE" "numactl --membind: the page stays on node $NODE"
+[ "$(c failed_policy)" -ge 1 ] || fail "numactl --membind: no page refused by policy"
+expect_eq "$(c promoted)" 0 "numactl --membind: pages promoted"
+expect_eq "$(c tried)" "$(failed)" "numactl --membind: pages tried = failed by reason"
 
 # min_count: every posted count is 50 (always-on), so 51 queues nothing.
 echo >$TRACE/trace
