@@ -29,6 +29,13 @@
 #                                mode), damon (migrate_hot), dram (the
 #                                memory on node 0); bench/promote-rows.sh
 #                                computes the rows on the host
+#   guest-bench.sh tier LABEL RATIO POLICY...
+#                                tiering under pressure: node 0 holds a
+#                                1/(1 + RATIO) share of a Zipf working set
+#                                (a locked balloon), demotion on; policies
+#                                as in promote plus damon-tier (migrate_hot
+#                                and migrate_cold with quotas); dram runs
+#                                first without the balloon; bench/tier-rows.sh
 # Settings (bench/run.sh passes the host's BENCH_* on):
 #   BENCH_ROUNDS=5        off/on rounds per tracker model (chmu)
 #   BENCH_DRAIN_ROUNDS=5  rounds over all consumers (drain)
@@ -43,6 +50,10 @@
 #                         units of 256 B touched in an epoch (epochend)
 #   BENCH_PROMOTE_SECS=40, BENCH_PROMOTE_SIZE=64M, BENCH_PROMOTE_HOT=1024
 #                         the promotion runs' length, working set, hot units
+#   BENCH_TIER_SECS=40, BENCH_TIER_SIZE=48M, BENCH_TIER_ZIPF=0.99,
+#   BENCH_TIER_DAMON_MBPS=64
+#                         the tiering runs' length, working set, Zipf
+#                         exponent, DAMON tiering's quota each way
 set -euo pipefail
 R=${CHMU_RESULTS:?}
 PASSES=${BENCH_PASSES:-8}
@@ -157,11 +168,179 @@ drain_medians() {
 	}' "$1"
 }
 
-if [ "$1" = accuracy ] || [ "$1" = shift ] || [ "$1" = promote ] || [ "$1" = attrib ]; then
+if [ "$1" = accuracy ] || [ "$1" = shift ] || [ "$1" = promote ] || [ "$1" = attrib ] ||
+	[ "$1" = tier ]; then
 	eval "$(chmu-region create -m mem0 --ram)"
 else
 	eval "$(chmu-region create -m mem0 --devdax)"
 fi
+# The promotion and tiering runs' helpers: the mechanisms' probes, each
+# policy on and off (I: the instance, D: DAMON's sysfs, HPA and SIZE: the
+# CXL region, DRAM_START and DRAM_END: node 0's memory, for DAMON's
+# demotion context)
+I=/sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.0
+D=/sys/kernel/mm/damon/admin/kdamonds
+T=/sys/kernel/tracing
+# chmu_latency_start / chmu_latency_stop: the promoter's batches from
+# chmu:chmu_promote (tracefs); stop prints promote_latency_p50_ns and
+# _p99_ns (from the drain that queued a batch's oldest record to the
+# batch done) over the batches that migrated
+chmu_latency_start() {
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo 16384 >$T/buffer_size_kb
+	echo 1 >$T/events/chmu/chmu_promote/enable
+	echo 1 >$T/tracing_on
+}
+chmu_latency_stop() {
+	echo 0 >$T/events/chmu/chmu_promote/enable
+	grep ' chmu_promote: ' $T/trace | sed -n 's/.* migrated=\([0-9]*\) .*latency_ns=\([0-9]*\).*/\1 \2/p' |
+		awk '$1 > 0 { print $2 }' | sort -n | awk '{ v[NR] = $1 }
+		END {
+			p50 = NR ? v[int((NR + 1) * 0.5)] : 0; i = int(NR * 0.99 + 0.999)
+			if (i < 1) i = 1
+			printf "promote_latency_p50_ns=%d\npromote_latency_p99_ns=%d\npromote_latency_batches=%d\n", p50, NR ? v[i] : 0, NR
+		}'
+	echo >$T/trace
+}
+# probes_start WORKLOAD KDAMOND: the mechanisms' time, with the same
+# probes in every policy's run (KDAMOND -1 when there is none): NUMA
+# balancing's scans (task_numa_work) and the workload's page faults
+# (after its allocation every one is a hint fault), ktime between
+# entry and return; kdamond's time on a CPU from sched_switch. The
+# tick-sampled utime and stime mislead under TCG (a workload on the
+# CXL node shows about twice its wall time in them), and the lab
+# kernel has no schedstat.
+probes_start() {
+	local a0
+	a0=$(attachments)
+	bpftrace -e "kprobe:task_numa_work /pid == $1/ { @s[tid] = nsecs; }
+		kretprobe:task_numa_work /@s[tid]/ { @scan_ns = sum(nsecs - @s[tid]); delete(@s[tid]); }
+		kprobe:handle_mm_fault /pid == $1/ { @f[tid] = nsecs; }
+		kretprobe:handle_mm_fault /@f[tid]/ { @fault_ns = sum(nsecs - @f[tid]); @faults = count(); delete(@f[tid]); }
+		tracepoint:sched:sched_switch {
+			if (args->next_pid == $2) { @on = nsecs; }
+			if (args->prev_pid == $2 && @on) { @oncpu_ns = sum(nsecs - @on); @on = 0; } }" \
+		>/run/probes.bt 2>&1 &
+	probes=$!
+	wait_attached bpftrace "$a0"
+}
+probes_stop() { # probes_stop POLICY: probe_KEY=value lines (0: nothing seen)
+	local f v
+	bt_stop $probes
+	cp /run/probes.bt "$R/$1.bt"
+	for f in scan_ns fault_ns faults oncpu_ns; do
+		v=$(sed -n "s/^@$f: //p" /run/probes.bt)
+		echo "probe_$f=${v:-0}"
+	done
+}
+# bt_stop PID: Ctrl-C a bpftrace until it exits (0.17 misses a SIGINT
+# that does not interrupt its epoll_wait)
+bt_stop() {
+	while kill -INT "$1" 2>/dev/null; do
+		for _ in $(seq 10); do kill -0 "$1" 2>/dev/null || break 2; sleep 0.1; done
+	done
+	wait "$1" || true
+}
+vm() { grep -E '^(numa_hint_faults|numa_pte_updates|pgpromote_success|pgmigrate_success|pgpromote_candidate|pgpromote_pingpong|pgdemote_kswapd|pgdemote_direct|thp_split_page) ' /proc/vmstat; }
+policy_on() {
+	case "$1" in
+	chmu)
+		chmu_latency_start
+		# 100 ms epochs, threshold 16: a cold unit (uniform, under two
+		# accesses per epoch) stays under it, a hot one (Zipf over
+		# 1024 units) reaches it; 8 promoted hundreds of cold units
+		for kv in mode=epoch epoch_us=100000 threshold=16 unit_shift=12; do
+			echo "${kv#*=}" >"$I/${kv%%=*}"
+		done
+		echo 1 >$I/enable
+		echo 1 >$I/promote/enable
+		;;
+	numab) sysctl -q kernel.numa_balancing=2 ;;
+	damon | damon-tier)
+		echo 1 >$D/nr_kdamonds
+		echo 1 >$D/0/contexts/nr_contexts
+		c=$D/0/contexts/0
+		echo paddr >$c/operations
+		echo 1 >$c/targets/nr_targets
+		echo 1 >$c/targets/0/regions/nr_regions
+		echo "$HPA" >$c/targets/0/regions/0/start
+		echo $((HPA + SIZE)) >$c/targets/0/regions/0/end
+		echo 1 >$c/schemes/nr_schemes
+		echo migrate_hot >$c/schemes/0/action
+		echo 0 >$c/schemes/0/target_nid
+		# accessed in at least 2 of an aggregation's 20 samples:
+		# with 4, no region over the workload qualified (a region
+		# holds cold pages beside each scattered hot one)
+		for m in sz nr_accesses age; do	# no upper bound (sysfs: 0)
+			echo 4294967295 >$c/schemes/0/access_pattern/$m/max
+		done
+		echo "${BENCH_PROMOTE_DAMON_MIN:-2}" >$c/schemes/0/access_pattern/nr_accesses/min
+		if [ "$1" = damon-tier ]; then
+			# upstream's tiering example (samples/damon/mtier.c) with
+			# what 6.12 has: a quota on each direction (no node-memory
+			# quota goals before 6.16), and a second context that
+			# demotes node 0's cold memory to the CXL node
+			damon_quota $c/schemes/0
+			echo 2 >$D/0/contexts/nr_contexts
+			c=$D/0/contexts/1
+			echo paddr >$c/operations
+			echo 1 >$c/targets/nr_targets
+			echo 1 >$c/targets/0/regions/nr_regions
+			echo "$DRAM_START" >$c/targets/0/regions/0/start
+			echo "$DRAM_END" >$c/targets/0/regions/0/end
+			echo 1 >$c/schemes/nr_schemes
+			echo migrate_cold >$c/schemes/0/action
+			echo "$NODE" >$c/schemes/0/target_nid
+			for m in sz age; do echo 4294967295 >$c/schemes/0/access_pattern/$m/max; done
+			echo 0 >$c/schemes/0/access_pattern/nr_accesses/max
+			# idle for 5 aggregations (0.5 s) or more
+			echo 5 >$c/schemes/0/access_pattern/age/min
+			damon_quota $c/schemes/0
+		fi
+		echo on >$D/0/state
+		;;
+	esac
+}
+# damon_quota SCHEME: at most BENCH_TIER_DAMON_MBPS (64) MiB a second,
+# charged over 100 ms, hottest (or coldest) first
+damon_quota() {
+	echo $((${BENCH_TIER_DAMON_MBPS:-64} * 1048576 / 10)) >$1/quotas/bytes
+	echo 100 >$1/quotas/reset_interval_ms
+	echo 1 >$1/quotas/weights/access_pattern_permil 2>/dev/null ||
+		echo 1 >$1/quotas/weights/nr_accesses_permil
+}
+policy_off() { # policy_off POLICY: its counters, key=value, then off
+	case "$1" in
+	chmu)
+		echo 0 >$I/enable
+		for _ in $(seq 30); do [ "$(cat $I/promote/pending)" = 0 ] && break; sleep 1; done
+		for f in queued queued_pages dropped skipped tried promoted failed_gone failed_not_lru \
+			failed_isolate failed_no_memory failed_on_target failed_busy failed_watermark \
+			failed_policy failed_rate_limited throttle_pps throttles batches worker_ns wait_ns; do
+			echo "promote_$f=$(cat $I/promote/$f)"
+		done
+		echo "drain_ns=$(cat $I/drain_ns)"
+		echo "entries=$(cat $I/entries)"
+		chmu_latency_stop
+		echo 0 >$I/promote/enable
+		;;
+	numab) sysctl -q kernel.numa_balancing=0 ;;
+	damon | damon-tier)
+		echo update_schemes_stats >$D/0/state
+		for f in nr_tried sz_tried nr_applied sz_applied; do
+			echo "damon_$f=$(cat $D/0/contexts/0/schemes/0/stats/$f)"
+		done
+		if [ "$1" = damon-tier ]; then
+			for f in nr_applied sz_applied; do
+				echo "damon_cold_$f=$(cat $D/0/contexts/1/schemes/0/stats/$f)"
+			done
+		fi
+		echo off >$D/0/state
+		;;
+	esac
+}
+
 case "$1" in
 memory)
 	dram_r=$(rate --anon)
@@ -500,105 +679,6 @@ promote)
 	tier_of() { awk -v n="$1" '$2 == n { sub("memory_tier", "", $1); print $1 }' "$R/tiers.txt"; }
 	[ "$(tier_of "$NODE")" -gt "$(tier_of 0)" ] ||
 		{ echo "bench: node $NODE is not in a lower memory tier than node 0" >&2; exit 1; }
-	# probes_start WORKLOAD KDAMOND: the mechanisms' time, with the same
-	# probes in every policy's run (KDAMOND -1 when there is none): NUMA
-	# balancing's scans (task_numa_work) and the workload's page faults
-	# (after its allocation every one is a hint fault), ktime between
-	# entry and return; kdamond's time on a CPU from sched_switch. The
-	# tick-sampled utime and stime mislead under TCG (a workload on the
-	# CXL node shows about twice its wall time in them), and the lab
-	# kernel has no schedstat.
-	probes_start() {
-		local a0
-		a0=$(attachments)
-		bpftrace -e "kprobe:task_numa_work /pid == $1/ { @s[tid] = nsecs; }
-			kretprobe:task_numa_work /@s[tid]/ { @scan_ns = sum(nsecs - @s[tid]); delete(@s[tid]); }
-			kprobe:handle_mm_fault /pid == $1/ { @f[tid] = nsecs; }
-			kretprobe:handle_mm_fault /@f[tid]/ { @fault_ns = sum(nsecs - @f[tid]); @faults = count(); delete(@f[tid]); }
-			tracepoint:sched:sched_switch {
-				if (args->next_pid == $2) { @on = nsecs; }
-				if (args->prev_pid == $2 && @on) { @oncpu_ns = sum(nsecs - @on); @on = 0; } }" \
-			>/run/probes.bt 2>&1 &
-		probes=$!
-		wait_attached bpftrace "$a0"
-	}
-	probes_stop() { # probes_stop POLICY: probe_KEY=value lines (0: nothing seen)
-		local f v
-		bt_stop $probes
-		cp /run/probes.bt "$R/$1.bt"
-		for f in scan_ns fault_ns faults oncpu_ns; do
-			v=$(sed -n "s/^@$f: //p" /run/probes.bt)
-			echo "probe_$f=${v:-0}"
-		done
-	}
-	# bt_stop PID: Ctrl-C a bpftrace until it exits (0.17 misses a SIGINT
-	# that does not interrupt its epoll_wait)
-	bt_stop() {
-		while kill -INT "$1" 2>/dev/null; do
-			for _ in $(seq 10); do kill -0 "$1" 2>/dev/null || break 2; sleep 0.1; done
-		done
-		wait "$1" || true
-	}
-	vm() { grep -E '^(numa_hint_faults|numa_pte_updates|pgpromote_success|pgmigrate_success) ' /proc/vmstat; }
-	policy_on() {
-		case "$1" in
-		chmu)
-			# 100 ms epochs, threshold 16: a cold unit (uniform, under two
-			# accesses per epoch) stays under it, a hot one (Zipf over
-			# 1024 units) reaches it; 8 promoted hundreds of cold units
-			for kv in mode=epoch epoch_us=100000 threshold=16 unit_shift=12; do
-				echo "${kv#*=}" >"$I/${kv%%=*}"
-			done
-			echo 1 >$I/enable
-			echo 1 >$I/promote/enable
-			;;
-		numab) sysctl -q kernel.numa_balancing=2 ;;
-		damon)
-			echo 1 >$D/nr_kdamonds
-			echo 1 >$D/0/contexts/nr_contexts
-			c=$D/0/contexts/0
-			echo paddr >$c/operations
-			echo 1 >$c/targets/nr_targets
-			echo 1 >$c/targets/0/regions/nr_regions
-			echo "$HPA" >$c/targets/0/regions/0/start
-			echo $((HPA + SIZE)) >$c/targets/0/regions/0/end
-			echo 1 >$c/schemes/nr_schemes
-			echo migrate_hot >$c/schemes/0/action
-			echo 0 >$c/schemes/0/target_nid
-			# accessed in at least 2 of an aggregation's 20 samples:
-			# with 4, no region over the workload qualified (a region
-			# holds cold pages beside each scattered hot one)
-			for m in sz nr_accesses age; do	# no upper bound (sysfs: 0)
-				echo 4294967295 >$c/schemes/0/access_pattern/$m/max
-			done
-			echo "${BENCH_PROMOTE_DAMON_MIN:-2}" >$c/schemes/0/access_pattern/nr_accesses/min
-			echo on >$D/0/state
-			;;
-		esac
-	}
-	policy_off() { # policy_off POLICY: its counters, key=value, then off
-		case "$1" in
-		chmu)
-			echo 0 >$I/enable
-			for _ in $(seq 30); do [ "$(cat $I/promote/pending)" = 0 ] && break; sleep 1; done
-			for f in queued queued_pages dropped skipped tried promoted failed_gone failed_not_lru \
-				failed_isolate failed_no_memory failed_on_target failed_busy batches worker_ns wait_ns; do
-				echo "promote_$f=$(cat $I/promote/$f)"
-			done
-			echo "drain_ns=$(cat $I/drain_ns)"
-			echo "entries=$(cat $I/entries)"
-			echo 0 >$I/promote/enable
-			;;
-		numab) sysctl -q kernel.numa_balancing=0 ;;
-		damon)
-			echo update_schemes_stats >$D/0/state
-			for f in nr_tried sz_tried nr_applied sz_applied; do
-				echo "damon_$f=$(cat $D/0/contexts/0/schemes/0/stats/$f)"
-			done
-			echo off >$D/0/state
-			;;
-		esac
-	}
 	for pol in "$@"; do
 		node=$NODE
 		[ "$pol" != dram ] || node=0
@@ -619,6 +699,76 @@ promote)
 		probes_stop "$pol" >"$R/$pol.cost"
 		policy_off "$pol" >>"$R/$pol.cost"
 	done
+	;;
+tier)
+	# Tiering under pressure: node 0 holds only 1/(1 + RATIO) of the
+	# working set (a locked balloon takes the rest of its free memory),
+	# demotion is on, and the whole working set is a Zipf over its pages
+	# (scattered at random), allocated on the CXL node. One run per
+	# policy, in order; dram first, without the balloon (the reference).
+	# Each run as in promote: allocate, policy on, the timed run, the
+	# policy's counters, policy off; the workload exits and frees its
+	# memory before the next.
+	label=$2 ratio=$3
+	shift 3
+	modprobe cxl_hmu
+	SECS=${BENCH_TIER_SECS:-40} TSIZE=${BENCH_TIER_SIZE:-48M} ZIPF=${BENCH_TIER_ZIPF:-0.99}
+	echo "$label" >"$R/label"
+	bytes=$(numfmt --from=iec "$TSIZE")
+	units=$((bytes / 4096))
+	fast_kb=$((bytes / (1 + ratio) / 1024))
+	printf '%s\n' "ratio=$ratio" "size=$bytes" "units=$units" "fast_kb=$fast_kb" "zipf=$ZIPF" \
+		"secs=$SECS" >"$R/setup.txt"
+	echo 1 >/sys/kernel/mm/numa/demotion_enabled
+	# node 0's physical range, for DAMON's demotion context
+	bs=$(( $(cat /sys/devices/system/memory/block_size_bytes | sed 's/^/0x/') ))
+	blocks=$(ls -d /sys/devices/system/node/node0/memory[0-9]* | sed 's/.*memory//' | sort -n)
+	DRAM_START=$(( $(head -n 1 <<<"$blocks") * bs ))
+	DRAM_END=$(( ($(tail -n 1 <<<"$blocks") + 1) * bs ))
+	node0() { awk -v k="$1:" '$3 == k { print $4 }' /sys/devices/system/node/node0/meminfo; }
+	# high watermarks of node 0's zones, in kB
+	high_kb() {
+		awk '/^Node 0, zone/ { on = 1; next } /^Node/ { on = 0 } on && $1 == "high" { s += $2 } END { print s * 4 }' /proc/zoneinfo
+	}
+	balloon=
+	trap '[ -z "$balloon" ] || kill $balloon 2>/dev/null' EXIT
+	for pol in "$@"; do
+		node=$NODE
+		if [ "$pol" = dram ]; then
+			node=0
+		elif [ -z "$balloon" ]; then
+			# leave the workload fast_kb above node 0's high watermark
+			sync
+			echo 3 >/proc/sys/vm/drop_caches
+			b=$(( $(node0 MemFree) - $(high_kb) - fast_kb ))
+			[ "$b" -gt 0 ] || { echo "bench: node 0 has no room for a balloon" >&2; exit 1; }
+			chmu-workload touch --node 0 --lock --size "${b}K" --units 0 --count 1 --hold \
+				>"$R/balloon.txt" &
+			balloon=$!
+			for _ in $(seq 600); do grep -q '^held=' "$R/balloon.txt" && break; sleep 0.1; done
+			grep -q '^held=' "$R/balloon.txt" || { echo "bench: balloon not in place" >&2; exit 1; }
+			printf '%s\n' "balloon_kb=$b" "free_kb=$(node0 MemFree)" "high_kb=$(high_kb)" >>"$R/setup.txt"
+		fi
+		chmu-workload zipf --node "$node" --movable --no-thp --size "$TSIZE" \
+			--hot-units "$units" --hot-share 100 --zipf "$ZIPF" --duration "$SECS" \
+			--progress 500 --wait >"$R/$pol.txt" &
+		wl=$!
+		for _ in $(seq 600); do grep -q '^ready=' "$R/$pol.txt" && break; sleep 0.1; done
+		grep -q '^ready=' "$R/$pol.txt" || { echo "bench: $pol: workload not ready" >&2; exit 1; }
+		echo "free_kb_before=$(node0 MemFree)" >"$R/$pol.cost"
+		policy_on "$pol"
+		kpid=-1
+		case "$pol" in damon*) kpid=$(cat $D/0/pid) ;; esac
+		probes_start "$wl" "$kpid"
+		vm >"$R/$pol.vm0"
+		kill -USR1 $wl
+		wait $wl
+		vm >"$R/$pol.vm1"
+		probes_stop "$pol" >>"$R/$pol.cost"
+		policy_off "$pol" >>"$R/$pol.cost"
+	done
+	[ -z "$balloon" ] || { kill $balloon; wait $balloon 2>/dev/null || true; }
+	balloon=
 	;;
 esac
 chmu-region destroy "$REGION"

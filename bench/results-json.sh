@@ -44,6 +44,7 @@ section() { # section NAME DIR
 	shift) printf '[%s]' "$(rows "$d"/f*/rows.json)" ;;
 	scale) printf '[%s]' "$(rows "$d"/s*/scale.json)" ;;
 	promotion) printf '[%s]' "$(rows "$d/promote.json")" ;;
+	tiering) if [ -e "$d/tier.json" ]; then cat "$d/tier.json"; else printf '[]'; fi ;;
 	*) echo "results-json.sh: no section $1" >&2; exit 1 ;;
 	esac
 }

@@ -528,6 +528,67 @@ MD
 	} >"$1/section.md"
 }
 
+# Tiering under pressure: node 0 holds 1/3 (1:2) or 1/5 (1:4) of a Zipf
+# working set, demotion on; one boot per ratio with every policy, and in
+# make bench a boot with the promoter on a limited tracker at 1:4. Not in
+# bench-goals: its goals are reported in its own table.
+sec_tiering() {
+	local r
+	for r in 2 4; do
+		msg BENCH "tiering 1:$r: all DRAM, none, CHMU promoter, NUMA balancing, DAMON tiering"
+		CHMU_PROPS=chmu-hotlist-size=4096 boot "$1/t$r" \
+			"bench/guest-bench.sh tier 'exact tracker' $r dram none chmu numab damon-tier"
+	done
+	msg BENCH "tiering 1:4: CHMU promoter on a limited tracker (and all DRAM)"
+	CHMU_PROPS=chmu-hotlist-size=4096,chmu-counters=512 boot "$1/u4" \
+		"bench/guest-bench.sh tier 'limited tracker (512 counters)' 4 dram chmu"
+	bench/tier-rows.sh "$1" "$1"/t2 "$1"/t4 "$1"/u4 || die "tiering: no rows"
+	{
+	cat <<MD
+
+## Tiering under pressure: which pages deserve DRAM when DRAM is full
+
+Node 0 keeps only a share of the working set free: a locked balloon
+(\`chmu-workload touch --node 0 --lock\`: never reclaimed, demoted or
+migrated) takes node 0's free memory but for its high watermark plus
+1/(1 + R) of the working set, with fast:slow ratios 1:2 and 1:4 (R = 2,
+4); demotion is on (\`/sys/kernel/mm/numa/demotion_enabled\`), so every
+promotion past that share needs a demotion. The workload: \`chmu-workload
+zipf\` over ${BENCH_TIER_SIZE:-48M} of 4 KiB base pages allocated on the CXL node, every load
+from a Zipf (exponent ${BENCH_TIER_ZIPF:-0.99}) over all its pages scattered at random, for
+${BENCH_TIER_SECS:-40} s; the best placement keeps the hottest share on node 0. Policies,
+switched on once the memory is allocated: none; the driver's promoter
+(epoch mode, 100 ms epochs, threshold 16, 4 KiB units), gated by node
+0's watermark, the rate limit and ping-pong (its own back-off); NUMA
+balancing in tiering mode (\`kernel.numa_balancing=2\`, defaults); DAMON
+tiering as upstream's example (samples/damon/mtier.c) with what Linux
+6.12 offers: \`migrate_hot\` from the CXL region to node 0 and a second
+context's \`migrate_cold\` from node 0 to the CXL node (idle 0.5 s or
+more), each with a quota of ${BENCH_TIER_DAMON_MBPS:-64} MiB/s (node-memory quota goals came
+in 6.16); and all DRAM (no balloon, the memory on node 0: the
+reference of its boot).
+
+Columns: throughput over the whole run and over its second half (steady)
+against the all-DRAM run's median; the share of the second half's loads
+that went to the CXL node; pages promoted (\`pgpromote_success\`, the
+promoter's \`promoted\`, DAMON's \`sz_applied\`) and demoted
+(\`pgdemote_kswapd\` + \`pgdemote_direct\`, plus DAMON's cold scheme);
+ping-pong (\`pgpromote_pingpong\`: pages promoted, by whichever mechanism,
+that were migrated back down within 10 s) and its share of the promoted;
+CPU of the mechanism as in the promotion section; the promoter's p99
+batch latency from the drain that queued a record to its migration
+(\`chmu:chmu_promote\` \`latency_ns\`). Under TCG a CXL load costs about 70
+DRAM loads: the ratios overstate what hardware gains, the shares do not.
+
+| ratio | tracker | policy | x DRAM (run) | x DRAM (steady) | CXL share (steady) | promoted | demoted | ping-pong | CPU ms | p99 latency |
+|---|---|---|---|---|---|---|---|---|---|---|
+MD
+	cat "$1/tier.md"
+	echo
+	echo "Throughput over time: [1:2](tier-2.svg), [1:4](tier-4.svg)."
+	} >"$1/section.md"
+}
+
 # write: the results (or bench-goals') document and page, from the store
 write() {
 	bench/results-json.sh "$store" "$([ "$mode" = goals ] && echo bench-goals || echo bench)" >"$out/$report.json.new"
@@ -535,6 +596,7 @@ write() {
 	mv "$out/$report.json.new" "$out/$report.json"
 	bench/results-md.sh "$out/$report.json" "$store" >"$out/$report.md"
 	[ ! -e "$store/promotion/promote.svg" ] || cp "$store/promotion/promote.svg" "$out/promote.svg"
+	for f in "$store"/tiering/tier-*.svg; do [ ! -e "$f" ] || cp "$f" "$out/"; done
 }
 
 # The host's load, sampled every BENCH_HOST_SECS (5) seconds from before

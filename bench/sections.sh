@@ -23,6 +23,7 @@ bench_section_table=(
 	"shift|shift|[]|"
 	"scale|scale|[]|"
 	"promotion|promotion|[]|goals"
+	"tiering|tiering|[]|"
 )
 
 # bench_section_names [goals]: every section's name (with goals: those of

@@ -1,0 +1,186 @@
+#!/bin/bash
+# tier-rows.sh OUT BOOT...: the tiering section of make bench from the runs
+# bench/guest-bench.sh tier left in each BOOT directory (one boot per
+# fast:slow ratio and tracker; each holds its own all-DRAM run). Writes
+# OUT/tier.md (one table row per boot and policy, then the goals),
+# OUT/tier.json (one object per run) and OUT/tier-RATIO.svg (throughput
+# over time, one line per policy, for each ratio's first boot).
+#
+# Per run, from chmu-workload's progress lines (every 500 ms):
+#   x DRAM (run, steady)  mean loads/s over the whole run, and over its
+#                         second half, against the median of the boot's
+#                         all-DRAM run
+#   CXL share             loads to pages on the CXL node / all, second half
+#   promoted, demoted     pages, from /proc/vmstat around the run
+#                         (pgpromote_success; pgdemote_kswapd + _direct),
+#                         for DAMON its schemes' sz_applied
+#   ping-pong             pgpromote_pingpong: pages promoted (by whichever
+#                         mechanism) that were migrated back down within
+#                         10 s, and its share of the promoted
+#   CPU                   as in the promotion section (an upper bound)
+#   p99 latency           the promoter's batches, drain to migration done
+set -euo pipefail
+out=${1:?usage: tier-rows.sh OUT BOOT...}
+shift
+[ $# -ge 1 ] || { echo "tier-rows.sh: no boot directory" >&2; exit 1; }
+kv() { sed -n "s/^$1=//p" "$2" | head -n 1; }
+# vmd BOOT POLICY COUNTER: the counter's growth over the run
+vmd() {
+	local a b
+	a=$(awk -v k="$3" '$1 == k { print $2 }' "$1/$2.vm0")
+	b=$(awk -v k="$3" '$1 == k { print $2 }' "$1/$2.vm1")
+	echo $(( ${b:-0} - ${a:-0} ))
+}
+# intervals FILE: "end_ms loads_per_s cxl_share" per progress interval
+intervals() {
+	awk '/^progress / {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		dt = v["ms"] - pms; da = v["accesses"] - pacc
+		if (dt >= 100 && da > 0)
+			printf "%d %.0f %.4f\n", v["ms"], da * 1000 / dt, v["on_node"] < 0 ? -1 : v["on_node"] / da
+		pms = v["ms"]; pacc = v["accesses"]
+	}' "$1"
+}
+label_of() {
+	case "$1" in
+	none) echo "no promotion" ;;
+	chmu) echo "CHMU promoter" ;;
+	numab) echo "NUMA balancing, tiering mode" ;;
+	damon-tier) echo "DAMON tiering (migrate_hot + migrate_cold)" ;;
+	dram) echo "all DRAM (reference)" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+: >"$out/tier.md.rows"
+echo "[" >"$out/tier.json"
+first=1
+for b in "$@"; do
+	[ -s "$b/dram.txt" ] || { echo "tier-rows.sh: $b/dram.txt missing" >&2; exit 1; }
+	ratio=$(kv ratio "$b/setup.txt")
+	tracker=$(cat "$b/label")
+	ref=$(intervals "$b/dram.txt" | awk '{ print $2 }' | sort -g |
+		awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }')
+	[ "${ref%.*}" -gt 0 ] || { echo "tier-rows.sh: no all-DRAM throughput in $b" >&2; exit 1; }
+	for f in "$b"/*.txt; do
+		pol=$(basename "$f" .txt)
+		case "$pol" in dram | none | chmu | numab | damon-tier) ;; *) continue ;; esac
+		intervals "$f" >"$b/$pol.iv"
+		[ -s "$b/$pol.iv" ] || { echo "tier-rows.sh: no progress in $f" >&2; exit 1; }
+		read -r run steady share < <(awk -v ref="$ref" '{ t[NR] = $1; r[NR] = $2; c[NR] = $3 }
+			END {
+				half = t[NR] / 2
+				for (i = 1; i <= NR; i++) {
+					all += r[i]
+					if (t[i] > half) { s += r[i]; n++; if (c[i] >= 0) { cs += c[i]; cn++ } }
+				}
+				printf "%.3f %.3f %.3f\n", all / NR / ref, n ? s / n / ref : 0, cn ? cs / cn : -1
+			}' "$b/$pol.iv")
+		cost=$b/$pol.cost
+		promoted=$(vmd "$b" "$pol" pgpromote_success)
+		demoted=$(( $(vmd "$b" "$pol" pgdemote_kswapd) + $(vmd "$b" "$pol" pgdemote_direct) ))
+		pingpong=$(vmd "$b" "$pol" pgpromote_pingpong)
+		splits=$(vmd "$b" "$pol" thp_split_page)
+		cpu_ns=$(( $(kv probe_scan_ns "$cost") + $(kv probe_fault_ns "$cost") + $(kv probe_oncpu_ns "$cost") ))
+		lat=-1 throttles=-1
+		case "$pol" in
+		chmu)
+			promoted=$(kv promote_promoted "$cost")
+			cpu_ns=$((cpu_ns + $(kv promote_worker_ns "$cost") + $(kv drain_ns "$cost")))
+			lat=$(kv promote_latency_p99_ns "$cost")
+			throttles=$(kv promote_throttles "$cost") ;;
+		damon-tier)
+			promoted=$(( $(kv damon_sz_applied "$cost") / 4096 ))
+			demoted=$((demoted + $(kv damon_cold_sz_applied "$cost") / 4096)) ;;
+		esac
+		pp_share=-1
+		if [ "$promoted" -gt 0 ]; then
+			pp_share=$(awk -v a="$pingpong" -v b="$promoted" 'BEGIN { printf "%.4f", a / b }')
+		fi
+		[ "$first" = 1 ] || echo "," >>"$out/tier.json"
+		first=0
+		printf '{"ratio":%s,"tracker":"%s","policy":"%s","x_dram_run":%s,"x_dram_steady":%s,"cxl_share_steady":%s,"promoted":%s,"demoted":%s,"pingpong":%s,"pingpong_share":%s,"thp_split":%s,"cpu_ms":%s,"latency_p99_ms":%s,"throttles":%s}' \
+			"$ratio" "$tracker" "$pol" "$run" "$steady" "$share" "$promoted" "$demoted" \
+			"$([ "$pol" = dram ] && echo null || echo "$pingpong")" \
+			"$([ "$pp_share" = -1 ] && echo null || echo "$pp_share")" "$splits" \
+			"$((cpu_ns / 1000000))" "$([ "$lat" = -1 ] && echo null || awk -v l="$lat" 'BEGIN { printf "%.1f", l / 1e6 }')" \
+			"$([ "$throttles" = -1 ] && echo null || echo "$throttles")" >>"$out/tier.json"
+		printf '| 1:%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$ratio" "$tracker" \
+			"$(label_of "$pol")" "$run" "$steady" "$([ "$share" = -1.000 ] || [ "$pol" = dram ] && echo - || echo "$share")" \
+			"$promoted" "$demoted" \
+			"$([ "$pol" = dram ] && echo - || echo "$pingpong ($(awk -v s="$pp_share" 'BEGIN { printf "%.1f%%", s < 0 ? 0 : s * 100 }'))")" \
+			"$((cpu_ns / 1000000))" \
+			"$([ "$lat" = -1 ] && echo - || awk -v l="$lat" 'BEGIN { printf "%.0f ms", l / 1e6 }')" >>"$out/tier.md.rows"
+	done
+done
+echo "]" >>"$out/tier.json"
+jq . "$out/tier.json" >/dev/null || { echo "tier-rows.sh: bad JSON" >&2; exit 1; }
+
+# Goals (reported, not asserted), from the exact tracker's boots
+goal() { # goal WHAT MEASURED TARGET MET
+	printf '| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$([ "$4" = 1 ] && echo met || echo "**not met**")"
+}
+{
+	cat "$out/tier.md.rows"
+	echo
+	echo "| goal | measured | target | |"
+	echo "|---|---|---|---|"
+	for r in $(jq -r '[.[] | select(.tracker == "exact tracker") | .ratio] | unique | .[]' "$out/tier.json"); do
+		s() { jq -r --argjson r "$r" --arg p "$1" '.[] | select(.ratio == $r and .tracker == "exact tracker" and .policy == $p) | .x_dram_steady' "$out/tier.json"; }
+		c=$(s chmu) n=$(s none) nb=$(s numab) d=$(s damon-tier)
+		[ -n "$c" ] && [ -n "$n" ] || continue
+		goal "1:$r: promoter not below no promotion" "$c vs $n" ">= 1.00x" \
+			"$(awk -v a="$c" -v b="$n" 'BEGIN { print (a >= b) }')"
+		if [ "$r" = 4 ] && [ -n "$nb" ] && [ -n "$d" ]; then
+			goal "1:4: promoter 10% above NUMA balancing" "$(awk -v a="$c" -v b="$nb" 'BEGIN { printf "%.2fx", a / b }')" ">= 1.10x" \
+				"$(awk -v a="$c" -v b="$nb" 'BEGIN { print (a >= 1.1 * b) }')"
+			goal "1:4: promoter 10% above DAMON tiering" "$(awk -v a="$c" -v b="$d" 'BEGIN { printf "%.2fx", a / b }')" ">= 1.10x" \
+				"$(awk -v a="$c" -v b="$d" 'BEGIN { print (a >= 1.1 * b) }')"
+		fi
+		pp=$(jq -r --argjson r "$r" '.[] | select(.ratio == $r and .tracker == "exact tracker" and .policy == "chmu") | .pingpong_share // 0' "$out/tier.json")
+		goal "1:$r: ping-pong of the promoter's promotions" "$(awk -v s="$pp" 'BEGIN { printf "%.1f%%", s * 100 }')" "< 5%" \
+			"$(awk -v s="$pp" 'BEGIN { print (s < 0.05) }')"
+	done
+} >"$out/tier.md"
+rm -f "$out/tier.md.rows"
+
+# tier-RATIO.svg: throughput (x DRAM) over time per policy, first boot of each ratio
+done_ratios=
+for b in "$@"; do
+	ratio=$(kv ratio "$b/setup.txt")
+	case " $done_ratios " in *" $ratio "*) continue ;; esac
+	done_ratios="$done_ratios $ratio"
+	ref=$(awk '{ print $2 }' "$b/dram.iv" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	{
+		for pol in dram none chmu numab damon-tier; do
+			[ -s "$b/$pol.iv" ] || continue
+			awk -v p="$pol" -v ref="$ref" '{ printf "%s %.3f %.4f\n", p, $1 / 1000, $2 / ref }' "$b/$pol.iv"
+		done
+	} | awk -v ratio="$ratio" '
+	BEGIN { W = 720; H = 360; L = 60; B = 40; T = 30; Rm = 190
+		col["dram"] = "#444444"; col["none"] = "#999999"; col["chmu"] = "#d62728"
+		col["numab"] = "#1f77b4"; col["damon-tier"] = "#2ca02c" }
+	{ p = $1; n[p]++; x[p, n[p]] = $2; y[p, n[p]] = $3; if ($2 > xmax) xmax = $2; if ($3 > ymax) ymax = $3
+	  if (!(p in seen)) { seen[p] = 1; order[++np] = p } }
+	END {
+		if (ymax < 1.1) ymax = 1.1
+		printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H
+		printf "<text x=\"%d\" y=\"18\">Throughput over time, fast:slow 1:%s (x the all-DRAM median)</text>\n", L, ratio
+		pw = W - L - Rm; ph = H - T - B
+		printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", L, T, pw, ph
+		for (g = 0; g <= ymax; g += 0.25) {
+			yy = T + ph - g / ymax * ph
+			printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.2f</text>\n", L, L + pw, yy, yy, L - 4, yy + 4, g
+		}
+		for (s = 0; s <= xmax; s += 10)
+			printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d s</text>\n", L + s / xmax * pw, H - B + 16, s
+		for (k = 1; k <= np; k++) {
+			p = order[k]; pts = ""
+			for (i = 1; i <= n[p]; i++)
+				pts = pts sprintf("%.1f,%.1f ", L + x[p, i] / xmax * pw, T + ph - y[p, i] / ymax * ph)
+			printf "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"%s\"/>\n", col[p], pts
+			printf "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%d\">%s</text>\n", W - Rm + 10, W - Rm + 30, T + 10 + 18 * k, T + 10 + 18 * k, col[p], W - Rm + 36, T + 14 + 18 * k, p
+		}
+		print "</svg>"
+	}' >"$out/tier-$ratio.svg"
+done

@@ -1,0 +1,80 @@
+# bench/tier-rows.sh computes the tiering section's figures exactly from
+# runs whose numbers are known: 500 ms progress intervals over 4 s; each
+# boot's all-DRAM run makes 2000 loads/s. Steady is the second half
+# (intervals ending after 2 s), ratios against the all-DRAM median; the
+# counters are /proc/vmstat's growth over the run, the promoter's own and
+# DAMON's; the goals table compares the exact tracker's steady figures.
+. tests/lib.sh
+command -v jq >/dev/null || fail "jq missing (lab/deps.sh installs it)"
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+mkdir -p "$d/t2" "$d/t4" "$d/out"
+
+run() { # run FILE "ACCESSES ON_NODE" x 8
+	local f=$1 ms=0 acc=0 a on
+	shift
+	for x in "$@"; do
+		read -r a on <<<"$x"
+		ms=$((ms + 500)) acc=$((acc + a))
+		echo "progress ms=$ms accesses=$acc on_node=$on"
+	done >"$f"
+}
+vms() { # vms BOOT POLICY PROMOTED DEMOTED PINGPONG: the vmstat files
+	printf 'pgpromote_success 100\npgdemote_kswapd 10\npgdemote_direct 0\npgpromote_pingpong 7\nthp_split_page 0\n' >"$1/$2.vm0"
+	printf 'pgpromote_success %d\npgdemote_kswapd %d\npgdemote_direct 1\npgpromote_pingpong %d\nthp_split_page 0\n' \
+		$((100 + $3)) $((10 + $4 - 1)) $((7 + $5)) >"$1/$2.vm1"
+}
+cost() { # cost BOOT POLICY KEY=VALUE...
+	local f=$1/$2.cost
+	shift 2
+	printf 'probe_scan_ns=1000000\nprobe_fault_ns=2000000\nprobe_oncpu_ns=0\n' >"$f"
+	[ $# -eq 0 ] || printf '%s\n' "$@" >>"$f"
+}
+for r in 2 4; do
+	b=$d/t$r
+	echo "exact tracker" >"$b/label"
+	printf '%s\n' "ratio=$r" size=1048576 units=256 "fast_kb=$((1024 / (1 + r)))" zipf=0.99 secs=4 >"$b/setup.txt"
+	run "$b/dram.txt" "1000 1000" "1000 1000" "1000 1000" "1000 1000" "1000 1000" "1000 1000" "1000 1000" "1000 1000"
+	run "$b/none.txt" "500 500" "500 500" "500 500" "500 500" "500 400" "500 400" "500 400" "500 400"
+	vms "$b" dram 0 0 0
+	vms "$b" none 0 20 0
+	cost "$b" dram
+	cost "$b" none
+done
+# 1:4: the promoter 0.6 in the second half, NUMA balancing 0.5, DAMON 0.55
+run "$d/t4/chmu.txt" "500 500" "500 400" "500 300" "500 200" "600 100" "600 100" "600 100" "600 100"
+run "$d/t4/numab.txt" "400 400" "400 400" "400 300" "400 300" "500 200" "500 200" "500 200" "500 200"
+run "$d/t4/damon-tier.txt" "450 450" "450 450" "450 300" "450 300" "550 200" "550 200" "550 200" "550 200"
+vms "$d/t4" chmu 999 50 4
+vms "$d/t4" numab 300 280 0
+vms "$d/t4" damon-tier 0 5 0
+cost "$d/t4" chmu promote_promoted=200 promote_worker_ns=3000000 drain_ns=4000000 \
+	promote_latency_p99_ns=150000000 promote_throttles=1
+cost "$d/t4" numab
+cost "$d/t4" damon-tier damon_sz_applied=409600 damon_cold_sz_applied=819200
+# 1:2: the promoter as good as none (not below it)
+run "$d/t2/chmu.txt" "500 500" "500 500" "500 500" "500 500" "500 400" "500 400" "500 400" "500 400"
+vms "$d/t2" chmu 0 0 0
+cost "$d/t2" chmu promote_promoted=0 promote_worker_ns=0 drain_ns=0 promote_latency_p99_ns=0 promote_throttles=0
+
+bench/tier-rows.sh "$d/out" "$d/t2" "$d/t4" || fail "tier-rows.sh failed"
+J=$d/out/tier.json
+q() { jq -c "$1" "$J"; }
+expect_eq "$(q 'length')" 8 "one object per run"
+expect_eq "$(q '[.[] | select(.ratio == 4) | [.policy, .x_dram_run, .x_dram_steady, .cxl_share_steady]]')" \
+	'[["chmu",0.55,0.6,0.167],["damon-tier",0.5,0.55,0.364],["dram",1,1,1],["none",0.5,0.5,0.8],["numab",0.45,0.5,0.4]]' \
+	"1:4: throughput against all DRAM (run, steady), steady CXL share"
+expect_eq "$(q '[.[] | select(.ratio == 4 and .policy == "chmu") | [.promoted, .demoted, .pingpong, .pingpong_share, .cpu_ms, .latency_p99_ms, .throttles]]')" \
+	'[[200,50,4,0.02,10,150,1]]' "the promoter: its own count, demotions, ping-pong, CPU, latency, back-offs"
+expect_eq "$(q '[.[] | select(.ratio == 4 and .policy == "numab") | [.promoted, .demoted, .pingpong, .latency_p99_ms]]')" \
+	'[[300,280,0,null]]' "NUMA balancing: pgpromote_success, its ping-pong"
+expect_eq "$(q '[.[] | select(.ratio == 4 and .policy == "damon-tier") | [.promoted, .demoted]]')" \
+	'[[100,205]]' "DAMON tiering: its schemes' pages (demoted: kswapd's plus its cold scheme's)"
+M=$d/out/tier.md
+grep -Fq '| 1:4: promoter 10% above NUMA balancing | 1.20x | >= 1.10x | met |' "$M" || { cat "$M"; fail "goal: NUMA balancing"; }
+grep -Fq '| 1:4: promoter 10% above DAMON tiering | 1.09x | >= 1.10x | **not met** |' "$M" || { cat "$M"; fail "goal: DAMON"; }
+grep -Fq '| 1:2: promoter not below no promotion | 0.5 vs 0.5 | >= 1.00x | met |' "$M" || { cat "$M"; fail "goal: 1:2 none"; }
+grep -Fq '| 1:4: ping-pong of the promoter'"'"'s promotions | 2.0% | < 5% | met |' "$M" || { cat "$M"; fail "goal: ping-pong"; }
+grep -q '^<svg' "$d/out/tier-4.svg" && grep -q '^<svg' "$d/out/tier-2.svg" || fail "no plots"
+expect_eq "$(grep -c '<polyline' "$d/out/tier-4.svg")" 5 "1:4 plot: a line per policy"
+echo ok
