@@ -26,6 +26,7 @@
 #include "chmutop.skel.h"
 #include "lib/chmubpf.h"
 #include "lib/chmutool.h"
+#include "lib/chmuabi.h"
 #include "lib/owner.h"
 #include "lib/procmap.h"
 #include "lib/top.h"
@@ -160,6 +161,8 @@ struct state {
 	__u32 end_gen;			/* the interval the frame closes */
 	struct drain_ctr *dprev;	/* per instance, the driver's counters */
 	struct top_promote *pprev;	/* per instance, its promoter's */
+	bool *prom;			/* per instance, has a promoter (at start) */
+	__u64 *cfg_events;		/* per instance, chmu_config events applied */
 	uint64_t bpf_ns_prev, bpf_runs_prev;
 	struct top_row *rows;
 	size_t nrows, cap;
@@ -303,23 +306,32 @@ static struct drain_ctr drain_read(const char *inst)
 	};
 }
 
-/* The instance's promoter (sysfs promote/), if the driver has one. */
-static struct top_promote promote_read(const char *inst)
+/*
+ * The instance's promoter (sysfs promote/), if the driver has one (known
+ * from the start): promote/enable each interval, its counters only while
+ * it is on or was at the last read (off, they do not move), or @all.
+ */
+static struct top_promote promote_read(struct state *s, int i, bool all)
 {
 	static const char *const failed[TOP_PF_NR] = {
 		"promote/failed_gone", "promote/failed_not_lru",
 		"promote/failed_isolate", "promote/failed_no_memory",
 		"promote/failed_on_target", "promote/failed_busy",
 	};
+	const char *inst = s->insts[i].path;
 	struct top_promote p = { 0 };
-	char path[600];
 	int k;
 
-	snprintf(path, sizeof(path), "%s/promote", inst);
-	if (access(path, F_OK))
+	if (!s->prom[i])
 		return p;
 	p.present = true;
 	p.enabled = chmu_attr_u64(inst, "promote/enable") == 1;
+	if (!all && !p.enabled && !s->pprev[i].enabled) {
+		p = s->pprev[i];
+		p.present = true;
+		p.enabled = false;
+		return p;
+	}
 	p.node = (int64_t)chmu_attr_u64(inst, "promote/node");
 	p.pending = chmu_attr_u64(inst, "promote/pending");
 	p.queued = chmu_attr_u64(inst, "promote/queued");
@@ -330,6 +342,25 @@ static struct top_promote promote_read(const char *inst)
 	for (k = 0; k < TOP_PF_NR; k++)
 		p.failed[k] = chmu_attr_u64(inst, failed[k]);
 	return p;
+}
+
+/*
+ * The instances' configuration, as chmu:chmu_config last reported it
+ * (read from sysfs once, at start): one map lookup per instance.
+ */
+static void config_sync(struct state *s)
+{
+	int fd = bpf_map__fd(s->skel->maps.chmu_cfgs);
+
+	for (int i = 0; i < s->ninst; i++) {
+		struct chmu_cfg c;
+		__u32 id = s->insts[i].id;
+
+		if (bpf_map_lookup_elem(fd, &id, &c) || c.events == s->cfg_events[i])
+			continue;
+		chmu_inst_apply_cfg(&s->insts[i], &c);
+		s->cfg_events[i] = c.events;
+	}
 }
 
 /* Counters moved on since @p (a re-enable restarts them: from zero). */
@@ -720,7 +751,7 @@ static void frame_end(struct state *s)
 /* The promoter's lines of the header, if the driver has one. */
 static void promote_head(struct state *s, int i, double secs)
 {
-	struct top_promote p = promote_read(s->insts[i].path);
+	struct top_promote p = promote_read(s, i, false);
 	char line[256], *l;
 
 	top_fmt_promote(line, sizeof(line), &p, &s->pprev[i], secs,
@@ -733,7 +764,7 @@ static void promote_head(struct state *s, int i, double secs)
 /* The promoter's fields of an instance record: over the interval. */
 static void promote_json(struct state *s, int i)
 {
-	struct top_promote p = promote_read(s->insts[i].path);
+	struct top_promote p = promote_read(s, i, false);
 	const struct top_promote *q = &s->pprev[i];
 	uint64_t failed = 0;
 	int k;
@@ -828,7 +859,7 @@ static void frame_skip(struct state *s)
 	for (i = 0; i < s->ninst; i++) {
 		s->prev[i] = s->cur[i];
 		s->dprev[i] = drain_read(s->insts[i].path);
-		s->pprev[i] = promote_read(s->insts[i].path);
+		s->pprev[i] = promote_read(s, i, false);
 	}
 	bpf_cost(s, &ns, &runs);
 	s->bpf_ns_prev = ns;
@@ -850,6 +881,7 @@ static int frame(struct state *s, double secs, unsigned int n)
 	int i;
 
 	bpf_cost(s, &bpf_ns, &bpf_runs);
+	config_sync(s);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
 	top_sort(s->rows, s->nrows, env.sort);
 	shown = s->nrows < env.rows ? s->nrows : env.rows;
@@ -877,7 +909,6 @@ static int frame(struct state *s, double secs, unsigned int n)
 		for (i = 0; i < s->ninst; i++) {
 			const struct inst_stat *cur = &s->cur[i];
 
-			chmu_inst_read(&s->insts[i]);
 			health_of(s, i, cur, secs, &h);
 			chmu_json_begin_at(stdout, "instance", s->end_wall_ns / 1e9);
 			chmu_json_u64(stdout, "interval", n);
@@ -951,7 +982,6 @@ static int frame(struct state *s, double secs, unsigned int n)
 	for (i = 0; i < s->ninst; i++) {
 		struct chmu_inst *in = &s->insts[i];
 
-		chmu_inst_read(in);
 		any_always_on |= in->mode_always_on;
 		if (in->mode_always_on)
 			snprintf(line, sizeof(line), "%s %s always-on thr %llu unit %s ds 1/%llu owner %s",
@@ -1181,15 +1211,22 @@ int main(int argc, char **argv)
 	s.dprev = calloc(n, sizeof(*s.dprev));
 	s.pprev = calloc(n, sizeof(*s.pprev));
 	s.cur = calloc(n, sizeof(*s.cur));
+	s.prom = calloc(n, sizeof(*s.prom));
+	s.cfg_events = calloc(n, sizeof(*s.cfg_events));
 	s.shown = calloc(env.rows, sizeof(*s.shown));
 	s.head = calloc(TOP_HEAD_MAX(n), sizeof(*s.head));
-	if (!s.prev || !s.dprev || !s.pprev || !s.cur || !s.shown || !s.head) {
+	if (!s.prev || !s.dprev || !s.pprev || !s.cur || !s.shown || !s.head ||
+	    !s.prom || !s.cfg_events) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
 	for (int i = 0; i < n; i++) {	/* the first interval starts now */
+		char path[700];
+
+		snprintf(path, sizeof(path), "%s/promote", s.insts[i].path);
+		s.prom[i] = !access(path, F_OK);
 		s.dprev[i] = drain_read(s.insts[i].path);
-		s.pprev[i] = promote_read(s.insts[i].path);
+		s.pprev[i] = promote_read(&s, i, true);
 	}
 	for (int i = 0; i < n; i++)
 		if (s.insts[i].unit_shift < shift)
@@ -1242,6 +1279,12 @@ int main(int argc, char **argv)
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
+	/*
+	 * chmu:chmu_config reports every change from now on; one read now
+	 * covers those between the instances' listing and the attach.
+	 */
+	for (int i = 0; i < n; i++)
+		chmu_inst_read(&s.insts[i]);
 	/* BPF run-time statistics for the cost line, on request: all BPF
 	 * programs of the machine pay for them while they are on */
 	if (env.bpf_stats) {
@@ -1342,6 +1385,8 @@ cleanup:
 	free(s.dprev);
 	free(s.pprev);
 	free(s.cur);
+	free(s.prom);
+	free(s.cfg_events);
 	chmu_close(s.insts, n);
 	return err;
 }

@@ -75,4 +75,19 @@ struct chmu_resolve_args {
 	__u32 n;
 };
 
+/*
+ * An instance's configuration as the chmu:chmu_config tracepoint last
+ * reported it (bpf/chmucfg.bpf.h), keyed by CHMU_ID: tools learn a
+ * reconfiguration from it instead of reading sysfs every interval. @events
+ * counts the events seen; user space applies a record whose count moved.
+ */
+#define CHMU_CFG_MAX_INST	256
+
+struct chmu_cfg {
+	__u64 events;
+	__u64 epoch_us;
+	__u32 enabled, mode, threshold, unit_shift;
+	__u32 ds_shift, access, range_first, range_count;
+};
+
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "chmutool.h"
+#include "chmuabi.h"
 #include "memspec.h"
 
 static int read_str(const char *dir, const char *attr, char *buf, size_t len)
@@ -106,6 +107,21 @@ int chmu_inst_read(struct chmu_inst *in)
 	snprintf(dir, sizeof(dir), CHMU_SYSFS_DEVICES "/mem%d/ram", in->memdev);
 	in->capacity = chmu_attr_u64(dir, "size");
 	return 0;
+}
+
+void chmu_inst_apply_cfg(struct chmu_inst *in, const struct chmu_cfg *c)
+{
+	in->enabled = c->enabled;
+	in->mode_always_on = c->mode == 1;
+	in->threshold = c->threshold;
+	in->unit_shift = c->unit_shift;
+	in->epoch_us = c->epoch_us;
+	in->ds_shift = c->ds_shift;
+	in->access = c->access;
+	in->range_first = c->range_first;
+	in->range_count = c->range_count;
+	if (read_str(in->path, "owner", in->owner, sizeof(in->owner)))
+		strcpy(in->owner, in->enabled ? "sysfs" : "none");
 }
 
 static int cmp_inst(const void *a, const void *b)

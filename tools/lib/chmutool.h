@@ -58,6 +58,14 @@ void chmu_settings_init(struct chmu_settings *s);
 /* Instances in sysfs, sorted by memdev, block, instance; -errno. */
 int chmu_list(struct chmu_inst **out, int *n);
 int chmu_inst_read(struct chmu_inst *in);
+/*
+ * A chmu:chmu_config record (lib/chmuabi.h) into @in: the configuration
+ * and state it carries, and the owner, read again from sysfs (an enable
+ * or a disable changes it; one file). The rest (capabilities, capacity)
+ * does not change while the instance exists.
+ */
+struct chmu_cfg;
+void chmu_inst_apply_cfg(struct chmu_inst *in, const struct chmu_cfg *c);
 /* A number from sysfs file DIR/ATTR (any base strtoull takes); 0 if unreadable. */
 uint64_t chmu_attr_u64(const char *dir, const char *attr);
 
