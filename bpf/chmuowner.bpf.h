@@ -54,8 +54,13 @@ struct chmu_owner_cache {
 	__u64 memcg[CHMU_OWNER_CACHED];
 	__u64 cgid[CHMU_OWNER_CACHED];
 	__u32 next;
-	__u32 pad;
+	__u32 used;	/* slot 0: struct page reads of this drain so far */
 };
+
+/* Per drain, struct page reads at most (user space: --max-attr-pages) */
+const volatile __u32 chmu_owner_budget = CHMU_OWNER_DRAIN_PAGES;
+/* entries whose unit was not attributed: the drain's budget was spent */
+__u64 chmu_owner_unattributed;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -195,6 +200,8 @@ struct chmu_owner_walk {
 	__u64 pfn, end;
 	struct chmu_owners *o;
 	struct chmu_owner_cache *cache;
+	__u32 steps;	/* struct page reads (a folio: one) */
+	__u32 max;	/* ... at most: then the rest is unwalked */
 };
 
 static long chmu_owner_step(__u32 i, void *ctx)
@@ -206,6 +213,11 @@ static long chmu_owner_step(__u32 i, void *ctx)
 
 	if (w->pfn >= w->end)
 		return 1;
+	if (w->steps >= w->max) {
+		o->unwalked += w->end - w->pfn;
+		return 1;
+	}
+	w->steps++;
 	kind = chmu_page_owner(w->vmemmap, w->pfn, &cgid, &span, w->cache);
 	if (span > w->end - w->pfn)
 		span = w->end - w->pfn;
@@ -231,13 +243,15 @@ static long chmu_owner_step(__u32 i, void *ctx)
  * its first @contig bytes are known to be contiguous in HPA (a region
  * interleaved at a granularity below the unit size has the rest on other
  * devices' frames): at most that many, and at most CHMU_OWNER_MAX_PAGES
- * pages, are looked at, the rest counted unwalked. A unit smaller than a
- * page is its page.
+ * pages, are looked at, the rest counted unwalked; so is what is left
+ * when @max struct page reads were made (a large folio takes one). A unit
+ * smaller than a page is its page. Returns the reads made.
  */
-static __always_inline void chmu_unit_owners(__u64 hpa, __u64 bytes,
-					     __u64 contig,
-					     struct chmu_owners *o,
-					     struct chmu_owner_cache *cache)
+static __always_inline __u32 chmu_unit_owners(__u64 hpa, __u64 bytes,
+					      __u64 contig,
+					      struct chmu_owners *o,
+					      struct chmu_owner_cache *cache,
+					      __u32 max)
 {
 	struct chmu_owner_walk w = {};
 	__u64 pages = bytes >> CHMU_PAGE_SHIFT, walk;
@@ -256,10 +270,12 @@ static __always_inline void chmu_unit_owners(__u64 hpa, __u64 bytes,
 	w.end = w.pfn + walk;
 	w.o = o;
 	w.cache = cache;
+	w.max = max;
 	if (walk == 1)	/* a unit of a page or less: no loop to set up */
 		chmu_owner_step(0, &w);
 	else
 		bpf_loop(walk, chmu_owner_step, &w, 0);
+	return w.steps;
 }
 
 /*
@@ -308,7 +324,9 @@ static __always_inline __u64 chmu_owner_contig(__u64 hpa)
  * unit that is not online memory (no node) is CHMU_KEY_NONE without a
  * look. A global function: the verifier checks it once, not once per
  * path of the drain's walk that calls it. The batch program resets slot 0
- * of the cache at the start of each drain (chmu_owner_cache_reset(0)).
+ * of the cache at the start of each drain (chmu_owner_cache_reset(0)),
+ * and with it the drain's budget of struct page reads (chmu_owner_budget):
+ * once it is spent, units are CHMU_KEY_UNATTRIBUTED, counted.
  */
 struct chmu_main_owner {
 	__u64 key;
@@ -331,7 +349,13 @@ __noinline int chmu_main_owner(__u64 hpa, int nid, __u64 bytes,
 	out->mixed = 0;
 	if (nid < 0 || hpa == ~0ULL || !cache)
 		return 0;
-	chmu_unit_owners(hpa, bytes, chmu_owner_contig(hpa), &o, cache);
+	if (cache->used >= chmu_owner_budget) {
+		out->key = CHMU_KEY_UNATTRIBUTED;
+		__sync_fetch_and_add(&chmu_owner_unattributed, 1);
+		return 0;
+	}
+	cache->used += chmu_unit_owners(hpa, bytes, chmu_owner_contig(hpa), &o, cache,
+					chmu_owner_budget - cache->used);
 	total = o.free + o.kernel + o.other + o.none;
 	for (j = 0; j < CHMU_OWNERS; j++) {
 		total += o.pages[j];
@@ -385,7 +409,7 @@ static long chmu_resolve_one(__u32 i, void *ctx)
 
 	if (!r || !cache)
 		return 1;
-	chmu_unit_owners(r->hpa, r->bytes, r->contig, &r->o, cache);
+	chmu_unit_owners(r->hpa, r->bytes, r->contig, &r->o, cache, CHMU_OWNER_MAX_PAGES);
 	return 0;
 }
 

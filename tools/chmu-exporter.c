@@ -344,6 +344,10 @@ static int render_owners(struct exporter *x, struct mx_buf *b,
 	mx_family(b, "chmu_exporter_cgroup_series_limit", MX_GAUGE,
 		  "Most owner series the exporter keeps (--max-cgroups), all instances together.");
 	mx_sample_u64(b, NULL, env.max_cgroups);
+	mx_family(b, "chmu_exporter_unattributed_entries", MX_COUNTER,
+		  "Entries not attributed to an owner (cgroup=\"unattributed\"): "
+		  "their drain's budget of struct page reads (--max-attr-pages) was spent.");
+	mx_sample_u64(b, NULL, x->skel->bss->chmu_owner_unattributed);
 	for (i = 0; i < n; i++)
 		free((char *)o[i].name);
 	free(o);
@@ -671,6 +675,7 @@ int main(int argc, char **argv)
 {
 	static const struct argp_child children[] = {
 		{ &chmu_argp, 0, NULL, 0 },
+		{ &chmu_attr_argp, 0, NULL, 0 },
 		{},
 	};
 	static const struct argp argp = {

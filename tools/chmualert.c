@@ -372,6 +372,7 @@ int main(int argc, char **argv)
 {
 	static const struct argp_child children[] = {
 		{ &chmu_argp, 0, NULL, 0 },
+		{ &chmu_attr_argp, 0, NULL, 0 },
 		{},
 	};
 	static const struct argp argp = {
@@ -528,6 +529,8 @@ int main(int argc, char **argv)
 		chmu_json_u64(stdout, "entries", s.received);
 		chmu_json_u64(stdout, "dropped", skel->bss->dropped);
 		chmu_json_u64(stdout, "unreadable", skel->bss->unreadable);
+		if (env.by_cgroup)
+			chmu_json_u64(stdout, "unattributed", skel->bss->chmu_owner_unattributed);
 		chmu_json_u64(stdout, "untracked", s.table.full);
 		chmu_json_u64(stdout, "reclaimed", s.table.reclaimed);
 		chmu_json_u64(stdout, "evicted", s.table.evicted);
@@ -544,6 +547,9 @@ int main(int argc, char **argv)
 		if (skel->bss->unreadable)
 			fprintf(stderr, TOOL ": %llu entries could not be read from the driver's batch\n",
 				U(skel->bss->unreadable));
+		if (skel->bss->chmu_owner_unattributed)
+			fprintf(stderr, TOOL ": %llu entries not attributed (cgroup unattributed): each drain reads %u struct pages at most (--max-attr-pages)\n",
+				U(skel->bss->chmu_owner_unattributed), chmu_attr_pages);
 		if (s.table.reclaimed)
 			fprintf(stderr, TOOL ": %llu idle keys dropped to make room in the key table (%zu keys)\n",
 				U(s.table.reclaimed), s.table.max);

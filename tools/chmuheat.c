@@ -601,6 +601,7 @@ int main(int argc, char **argv)
 {
 	static const struct argp_child children[] = {
 		{ &chmu_argp, 0, NULL, 0 },
+		{ &chmu_attr_argp, 0, NULL, 0 },
 		{},
 	};
 	static const struct argp argp = {
@@ -760,6 +761,9 @@ int main(int argc, char **argv)
 	if (s.skel->bss->dropped_owner)
 		fprintf(stderr, TOOL ": %llu entries not in the histograms per cgroup: their BPF map was full (%u owners per interval)\n",
 			U(s.skel->bss->dropped_owner), CHMUHEAT_MAX_OWNERS);
+	if (s.skel->bss->chmu_owner_unattributed)
+		fprintf(stderr, TOOL ": %llu entries not attributed: each drain reads %u struct pages at most (--max-attr-pages)\n",
+			U(s.skel->bss->chmu_owner_unattributed), chmu_attr_pages);
 	if (s.skel->bss->dropped_read)
 		fprintf(stderr, TOOL ": %llu entries in no aggregate: the driver's batch could not be read\n",
 			U(s.skel->bss->dropped_read));
@@ -781,8 +785,11 @@ int main(int argc, char **argv)
 		chmu_json_u64(stdout, "dropped_cells", s.skel->bss->dropped_cell);
 		chmu_json_u64(stdout, "beyond_rows", s.skel->bss->beyond_rows);
 		chmu_json_u64(stdout, "dropped_read", s.skel->bss->dropped_read);
-		if (env.by_cgroup)
+		if (env.by_cgroup) {
 			chmu_json_u64(stdout, "dropped_owners", s.skel->bss->dropped_owner);
+			chmu_json_u64(stdout, "unattributed",
+				      s.skel->bss->chmu_owner_unattributed);
+		}
 		chmu_json_u64(stdout, "batches", s.skel->bss->batches);
 		chmu_json_u64(stdout, "overflows", s.skel->bss->overflows);
 		chmu_json_u64(stdout, "lost", s.skel->bss->lost);

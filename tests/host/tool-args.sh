@@ -60,6 +60,11 @@ usage chmuheat "--csv --by cgroup" "chmuheat: --by cgroup has no CSV form (-j ha
 usage chmuheat "--by cgroup --csv" "chmuheat: --by cgroup has no CSV form (-j has it)"
 usage chmualert "-c 5 --by region" "chmualert: --by must be unit or cgroup, not 'region'"
 usage chmualert "-c 5 -g 2M --by cgroup" "chmualert: -g and --by cgroup exclude each other: a key is a region or a cgroup"
+# the drain's attribution budget: the same option in the three tools that attribute there
+usage chmuheat "--max-attr-pages 0" "chmuheat: --max-attr-pages: invalid number '0' (1..16777216)"
+usage chmualert "-c 5 --max-attr-pages 16777217" "chmualert: --max-attr-pages: invalid number '16777217' (1..16777216)"
+usage chmu-exporter "--max-attr-pages x" "chmu-exporter: --max-attr-pages: invalid number 'x' (1..16777216)"
+usage chmutop "--max-attr-pages 5" "chmutop: unrecognized option '--max-attr-pages'"
 usage chmu-exporter "--max-cgroups 0" "chmu-exporter: --max-cgroups: invalid number '0' (1..4096)"
 chmuheat -h | grep -q -- 'region-size' && fail "chmuheat -h shows the hidden --region-size"
 usage chmualert "" "chmualert: give a threshold: -c/--count N or -R/--rate N"

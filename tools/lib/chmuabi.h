@@ -56,6 +56,17 @@ struct chmu_owner_region {
 #define CHMU_KEY_KERNEL		(~0ULL - 1)
 #define CHMU_KEY_NONE		(~0ULL - 2)
 #define CHMU_KEY_OTHER		(~0ULL - 3)
+#define CHMU_KEY_UNATTRIBUTED	(~0ULL - 4)	/* the drain's budget was spent */
+
+/*
+ * Attribution at the drain is bounded per drain: at most this many struct
+ * page reads (a large folio is one) by default, the tools' --max-attr-pages;
+ * a unit met once they are spent is not attributed (CHMU_KEY_UNATTRIBUTED,
+ * counted in chmu_owner_unattributed), one met with fewer left than it
+ * has pages is walked that far (the rest unwalked).
+ */
+#define CHMU_OWNER_DRAIN_PAGES	16384
+#define CHMU_OWNER_DRAIN_PAGES_MAX	(1U << 24)
 
 /*
  * Attribution on demand: user space fills the first n of chmu_owner_q,

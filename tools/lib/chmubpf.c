@@ -365,8 +365,10 @@ bool chmu_owner_prepare(const char *tool, const struct chmu_owner_bpf *b,
 		return false;
 	}
 	/* the regions' interleave: read where it is used (per frame, per interval) */
-	if (drain)
+	if (drain) {
 		*drain = true;
+		*b->budget = chmu_attr_pages;
+	}
 	return true;
 }
 

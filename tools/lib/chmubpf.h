@@ -59,6 +59,8 @@ struct chmu_owner_bpf {
 	struct bpf_map *regions;	/* chmu_owner_regions */
 	struct bpf_program *resolve;	/* chmu_resolve */
 	__u32 *sel;			/* .bss chmu_owner_sel */
+	__u32 *budget;			/* .rodata chmu_owner_budget */
+	__u64 *unattributed;		/* .bss chmu_owner_unattributed */
 };
 
 /*
@@ -69,13 +71,16 @@ struct chmu_owner_bpf {
 	.q = (skel)->maps.chmu_owner_q,					\
 	.regions = (skel)->maps.chmu_owner_regions,			\
 	.resolve = (skel)->progs.chmu_resolve,				\
-	.sel = &(skel)->bss->chmu_owner_sel })
+	.sel = &(skel)->bss->chmu_owner_sel,				\
+	.budget = (__u32 *)&(skel)->rodata->chmu_owner_budget,		\
+	.unattributed = &(skel)->bss->chmu_owner_unattributed })
 
 /*
  * Before the skeleton's load: chmu_resolve is loaded only if @on. If @on,
  * the tool's cgroup names (the first cgroup2 mount; the CXL regions are
  * read by chmu_owner_regions_sync() or the tool) into *@names and, for a tool that attributes in its drain,
- * its .rodata switch *@drain (NULL: none) set. false, with "TOOL: reason"
+ * its .rodata switch *@drain (NULL: none) set and its budget per drain
+ * (chmu_attr_pages, --max-attr-pages). false, with "TOOL: reason"
  * printed, if there is no cgroup2 mount.
  */
 bool chmu_owner_prepare(const char *tool, const struct chmu_owner_bpf *b,

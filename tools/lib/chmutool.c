@@ -625,6 +625,27 @@ static error_t common_parse(int key, char *arg, struct argp_state *st)
 
 const struct argp chmu_argp = { .options = common_options, .parser = common_parse };
 
+enum { OPT_MAX_ATTR_PAGES = 0x1001 };
+
+unsigned int chmu_attr_pages = CHMU_OWNER_DRAIN_PAGES;
+
+static const struct argp_option attr_options[] = {
+	{ "max-attr-pages", OPT_MAX_ATTR_PAGES, "N", 0,
+	  "Attribution reads at most N struct pages per drain (default 16384); "
+	  "the entries of units past them are counted unattributed", 11 },
+	{},
+};
+
+static error_t attr_parse(int key, char *arg, struct argp_state *st)
+{
+	if (key != OPT_MAX_ATTR_PAGES)
+		return ARGP_ERR_UNKNOWN;
+	chmu_attr_pages = chmu_argp_num(st, key, arg, 1, CHMU_OWNER_DRAIN_PAGES_MAX);
+	return 0;
+}
+
+const struct argp chmu_attr_argp = { .options = attr_options, .parser = attr_parse };
+
 int chmu_argp_interval(struct argp_state *st, const char *arg, long *interval,
 		       long *count)
 {

@@ -104,6 +104,14 @@ extern struct chmu_opts chmu_opts;
 extern const struct argp chmu_argp;
 
 /*
+ * The option of the tools that attribute in their drain program, as an
+ * argp child: --max-attr-pages N, the drain's budget of struct page reads
+ * (lib/chmuabi.h), in chmu_attr_pages; chmu_owner_prepare() sets it.
+ */
+extern unsigned int chmu_attr_pages;
+extern const struct argp chmu_attr_argp;
+
+/*
  * A number in min..max for option @key (or a positional argument,
  * ARGP_KEY_ARG), or argp_error() (exit 1) naming it as the user would:
  * "-r/--rows: invalid number '0' (1..10000)", "interval: ...".
