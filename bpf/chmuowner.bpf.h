@@ -31,6 +31,90 @@ extern const void vmemmap_base __ksym __weak;
 
 enum chmu_own { CHMU_OWN_NONE, CHMU_OWN_FREE, CHMU_OWN_KERNEL, CHMU_OWN_CGROUP };
 
+/*
+ * What differs between kernels, read as libbpf-tools' core_fixes.bpf.h
+ * does: local flavours of the kernel's types (the ___ suffix is dropped
+ * when libbpf matches them against the kernel's BTF), each member or
+ * enumerator taken only where bpf_core_field_exists() /
+ * bpf_core_enum_value_exists() says the running kernel has it; the
+ * branches for the others are never taken and the verifier drops them.
+ *
+ * A large folio's order: since 6.6 the low byte of the first tail page's
+ * flags (folio->_flags_1); 6.1 to 6.5 a byte of its own
+ * (folio->_folio_order); before, the first tail page's compound_order.
+ */
+struct folio___flags1 {
+	unsigned long _flags_1;
+} __attribute__((preserve_access_index));
+
+struct folio___order {
+	unsigned char _folio_order;
+} __attribute__((preserve_access_index));
+
+struct page___order {
+	unsigned char compound_order;
+} __attribute__((preserve_access_index));
+
+/*
+ * memcg_data's low bits: MEMCG_DATA_OBJEXTS since 6.10 (MEMCG_DATA_OBJCGS
+ * before, the same bit), MEMCG_DATA_KMEM, and __NR_MEMCG_DATA_FLAGS, the
+ * first value past the flags. The values here are never used: the
+ * kernel's are.
+ */
+enum page_memcg_data_flags___x {
+	MEMCG_DATA_OBJEXTS___x = 1,
+	MEMCG_DATA_OBJCGS___x = 1,
+	MEMCG_DATA_KMEM___x = 2,
+	__NR_MEMCG_DATA_FLAGS___x = 4,
+};
+
+/* The flags of memcg_data that mark memory no cgroup owns as user memory */
+static __always_inline __u64 chmu_memcg_kernel_flags(void)
+{
+	__u64 m = 0;
+
+	if (bpf_core_enum_value_exists(enum page_memcg_data_flags___x, MEMCG_DATA_OBJEXTS___x))
+		m |= bpf_core_enum_value(enum page_memcg_data_flags___x, MEMCG_DATA_OBJEXTS___x);
+	if (bpf_core_enum_value_exists(enum page_memcg_data_flags___x, MEMCG_DATA_OBJCGS___x))
+		m |= bpf_core_enum_value(enum page_memcg_data_flags___x, MEMCG_DATA_OBJCGS___x);
+	if (bpf_core_enum_value_exists(enum page_memcg_data_flags___x, MEMCG_DATA_KMEM___x))
+		m |= bpf_core_enum_value(enum page_memcg_data_flags___x, MEMCG_DATA_KMEM___x);
+	return m;
+}
+
+/* The bits of memcg_data below the memcg's address; 0: unknown layout */
+static __always_inline __u64 chmu_memcg_flag_bits(void)
+{
+	if (bpf_core_enum_value_exists(enum page_memcg_data_flags___x, __NR_MEMCG_DATA_FLAGS___x))
+		return bpf_core_enum_value(enum page_memcg_data_flags___x, __NR_MEMCG_DATA_FLAGS___x) - 1;
+	return 0;
+}
+
+/*
+ * The order of the large folio whose head page and first tail page are at
+ * @buf (2 * @psz bytes copied); 0 if this kernel keeps it where none of
+ * the above has it.
+ */
+static __always_inline __u64 chmu_folio_order(const __u64 *buf, __u64 psz)
+{
+	__u64 off;
+
+	if (bpf_core_field_exists(struct folio___flags1, _flags_1)) {
+		off = bpf_core_field_offset(struct folio___flags1, _flags_1);
+		if (off + sizeof(unsigned long) <= 2 * psz && off + sizeof(unsigned long) <= 128)
+			return *(unsigned long *)((void *)buf + off) & 0xff;
+	} else if (bpf_core_field_exists(struct folio___order, _folio_order)) {
+		off = bpf_core_field_offset(struct folio___order, _folio_order);
+		if (off + 1 <= 2 * psz && off + 1 <= 128)
+			return *(unsigned char *)((void *)buf + off);
+	} else if (bpf_core_field_exists(struct page___order, compound_order)) {
+		off = psz + bpf_core_field_offset(struct page___order, compound_order);
+		if (off + 1 <= 2 * psz && off + 1 <= 128)
+			return *(unsigned char *)((void *)buf + off);
+	}
+	return 0;
+}
+
 /* The removed cgroups walked up through to an online one, at most */
 #define CHMU_OWNER_DEPTH 8
 
@@ -143,7 +227,7 @@ static __always_inline int chmu_page_owner(__u64 vmemmap, __u64 pfn,
 	if ((flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))) &&
 	    !bpf_probe_read_kernel((void *)buf + psz, psz, (void *)(head + psz))) {
 		n = 2 * psz;
-		order = CHMU_COPY_FIELD(buf, n, struct folio, _flags_1, unsigned long) & 0xff;
+		order = chmu_folio_order(buf, psz);
 		if (order > 0 && order <= 18) {
 			__u64 end = (head - vmemmap) / psz + (1ULL << order);
 
@@ -156,9 +240,11 @@ static __always_inline int chmu_page_owner(__u64 vmemmap, __u64 pfn,
 	if (!bpf_core_field_exists(struct page, memcg_data))
 		return CHMU_OWN_KERNEL;	/* no memory cgroups */
 	md = CHMU_COPY_FIELD(buf, n, struct page, memcg_data, unsigned long);
-	if (!md || (md & (MEMCG_DATA_OBJEXTS | MEMCG_DATA_KMEM)))
+	if (!md || (md & chmu_memcg_kernel_flags()))
 		return CHMU_OWN_KERNEL;
-	memcg = md & ~(unsigned long)(__NR_MEMCG_DATA_FLAGS - 1);
+	if (!chmu_memcg_flag_bits())
+		return CHMU_OWN_NONE;	/* a memcg_data this program cannot read */
+	memcg = md & ~chmu_memcg_flag_bits();
 	for (k = 0; k < CHMU_OWNER_CACHED; k++) {
 		if (cache->memcg[k] == memcg) {
 			*cgid = cache->cgid[k];
@@ -275,6 +361,7 @@ static __always_inline __u32 chmu_unit_owners(__u64 hpa, __u64 bytes,
 		chmu_owner_step(0, &w);
 	else
 		bpf_loop(walk, chmu_owner_step, &w, 0);
+	o->reads = w.steps;
 	return w.steps;
 }
 

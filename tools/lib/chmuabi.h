@@ -32,7 +32,7 @@ struct chmu_owners {
 	__u32 other;		/* charged to cgroups past the first CHMU_OWNERS */
 	__u32 none;		/* no readable struct page (not online memory) */
 	__u32 unwalked;		/* past CHMU_OWNER_MAX_PAGES */
-	__u32 pad;
+	__u32 reads;		/* struct page lookups the walk made (a folio: one) */
 };
 
 /*
