@@ -47,7 +47,7 @@
 
 const char *argp_program_version = TOOL " " VERSION;
 
-enum { OPT_MAX_REGIONS = 1000, OPT_THREADS, OPT_TIMEOUT, OPT_CGROUPS, OPT_MAX_CGROUPS };
+enum { OPT_MAX_REGIONS = 1000, OPT_THREADS, OPT_TIMEOUT, OPT_CGROUPS, OPT_MAX_CGROUPS, OPT_BY };
 
 static struct env {
 	char host[256];
@@ -56,6 +56,7 @@ static struct env {
 	long max_regions;
 	long max_cgroups;
 	bool cgroups;
+	bool json;
 	long threads;
 	long timeout;
 	bool verbose;
@@ -69,7 +70,10 @@ static const struct argp_option opts[] = {
 	{ "listen", 'l', "ADDR:PORT", 0, "Address to serve /metrics on (default 127.0.0.1:9849; [ADDR]:PORT for IPv6)", 0 },
 	{ "granularity", 'g', "SIZE", 0, "Size of the DPA regions whose counts are summed (a power of two, default 2M)", 0 },
 	{ "max-regions", OPT_MAX_REGIONS, "N", 0, "At most N regions get series (default 4096, at most 262144); entries of other regions are counted apart", 0 },
-	{ "cgroups", OPT_CGROUPS, NULL, 0, "Hotlist entries and counts per memory cgroup owning the units' pages (read at the drain): chmu_cgroup_* series with a cgroup label", 0 },
+	{ "by", OPT_BY, "KEY", 0, "unit (default), or cgroup: also hotlist entries and counts per memory cgroup owning the units' pages (read at the drain): chmu_cgroup_* series with a cgroup label", 0 },
+	/* its old spelling of --by cgroup */
+	{ "cgroups", OPT_CGROUPS, NULL, OPTION_HIDDEN, NULL, 0 },
+	{ "json", 'j', NULL, 0, "The exporter's own messages (serving, the end of the run) as NDJSON records on stdout", 0 },
 	{ "max-cgroups", OPT_MAX_CGROUPS, "N", 0, "At most N owners (instance and cgroup pairs) get series (default 64, at most 4096); the rest are summed under cgroup=\"other\"", 0 },
 	{ "threads", OPT_THREADS, "N", 0, "HTTP worker threads (default 2)", 0 },
 	{ "timeout", OPT_TIMEOUT, "SECS", 0, "Close an idle or stalled connection after SECS (default 10)", 0 },
@@ -95,6 +99,17 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_CGROUPS:
 		env.cgroups = true;
+		break;
+	case OPT_BY:
+		if (!strcmp(arg, "cgroup"))
+			env.cgroups = true;
+		else if (!strcmp(arg, "unit"))
+			env.cgroups = false;
+		else
+			argp_error(st, "--by must be unit or cgroup, not '%s'", arg);
+		break;
+	case 'j':
+		env.json = true;
 		break;
 	case OPT_MAX_CGROUPS:
 		env.max_cgroups = chmu_argp_num(st, key, arg, 1, 4096);
@@ -807,9 +822,22 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	lfd = -1;	/* the daemon's now */
-	fprintf(stderr, TOOL ": serving http://%s%s%s:%u/metrics (regions of %llu bytes, at most %ld series)\n",
-		v6 ? "[" : "", env.host, v6 ? "]" : "", env.port, U(env.gran),
-		env.max_regions);
+	if (env.json) {
+		char url[300];
+
+		snprintf(url, sizeof(url), "http://%s%s%s:%u/metrics", v6 ? "[" : "",
+			 env.host, v6 ? "]" : "", env.port);
+		chmu_json_begin(stdout, "serving");
+		chmu_json_str(stdout, "url", url);
+		chmu_json_u64(stdout, "region_bytes", env.gran);
+		chmu_json_u64(stdout, "max_regions", env.max_regions);
+		chmu_json_end(stdout);
+		fflush(stdout);
+	} else {
+		fprintf(stderr, TOOL ": serving http://%s%s%s:%u/metrics (regions of %llu bytes, at most %ld series)\n",
+			v6 ? "[" : "", env.host, v6 ? "]" : "", env.port, U(env.gran),
+			env.max_regions);
+	}
 
 	do {
 		if (sigwait(&set, &sig))
@@ -818,7 +846,15 @@ int main(int argc, char **argv)
 	pthread_mutex_lock(&x.lock);
 	served = x.scrapes;
 	pthread_mutex_unlock(&x.lock);
-	fprintf(stderr, TOOL ": %s, %llu scrapes served\n", strsignal(sig), U(served));
+	if (env.json) {
+		chmu_json_begin(stdout, "summary");
+		chmu_json_str(stdout, "signal", strsignal(sig));
+		chmu_json_u64(stdout, "scrapes", served);
+		chmu_json_end(stdout);
+		fflush(stdout);
+	} else {
+		fprintf(stderr, TOOL ": %s, %llu scrapes served\n", strsignal(sig), U(served));
+	}
 	err = 0;
 
 cleanup:

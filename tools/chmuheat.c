@@ -34,7 +34,7 @@
 const char *argp_program_version = TOOL " 0.1";
 const char *argp_program_bug_address = "the CHMU lab issue tracker";
 
-enum { OPT_CSV = 1000, OPT_NO_HEATMAP, OPT_WINDOW, OPT_BY };
+enum { OPT_CSV = 1000, OPT_NO_HEATMAP, OPT_WINDOW, OPT_BY, OPT_HEATMAP_ROWS };
 
 static struct env {
 	uint64_t region_size;
@@ -48,16 +48,20 @@ static struct env {
 };
 
 static const struct argp_option opts[] = {
-	{ "granularity", 'g', "SIZE", 0, "Aggregate units into regions of SIZE for the per-region histograms (a power of two >= 4K, default 256M)", 0 },
+	{ "granularity", 'g', "SIZE", 0, "Aggregate units into regions of SIZE for the per-region histograms (a power of two >= 256, default 256M)", 0 },
 	{ "region-size", 'g', NULL, OPTION_ALIAS | OPTION_HIDDEN, NULL, 0 },
-	{ "rows", 'r', "N", 0, "Heatmap rows over the device's capacity (default 16)", 0 },
+	{ "heatmap-rows", OPT_HEATMAP_ROWS, "N", 0, "Heatmap rows over the device's capacity (default 16)", 0 },
+	/* its old spelling, -r/--rows: -r is chmutop's rows shown (docs/options.md) */
+	{ "rows", 'r', "N", OPTION_HIDDEN, NULL, 0 },
 	{ "svg", 'o', "FILE", 0, "Also write the heatmap as an SVG image", 0 },
 	{ "json", 'j', NULL, 0, "NDJSON records instead of text", 0 },
 	{ "csv", OPT_CSV, NULL, 0, "CSV rows instead of text", 0 },
 	{ "no-heatmap", OPT_NO_HEATMAP, NULL, 0, "No heatmap at the end", 0 },
-	{ "window", OPT_WINDOW, "N", 0, "The heatmap shows the last N intervals (default: count, or 3600)", 0 },
+	{ "heatmap-intervals", OPT_WINDOW, "N", 0, "The heatmap shows the last N intervals (default: count, or 3600)", 0 },
+	/* its old spelling: --window is chmualert's, in seconds (docs/options.md) */
+	{ "window", OPT_WINDOW, NULL, OPTION_ALIAS | OPTION_HIDDEN, NULL, 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each interval", 0 },
-	{ "by", OPT_BY, "KEY", 0, "instance (default), or cgroup: also a histogram per owner of the units (the memory cgroup with most of a unit's pages, read at the drain)", 0 },
+	{ "by", OPT_BY, "KEY", 0, "unit (default: histograms of the units per instance), or cgroup: also a histogram per owner of the units (the memory cgroup with most of a unit's pages, read at the drain)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{},
 };
@@ -68,12 +72,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 
 	switch (key) {
 	case 'g':
-		if (chmu_parse_size(arg, &sz) || sz < 4096 || (sz & (sz - 1)))
-			argp_error(st, "granularity must be a power of two >= 4K, not '%s'", arg);
+		if (chmu_parse_size(arg, &sz) || sz < 256 || (sz & (sz - 1)))
+			argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
 		env.region_size = sz;
 		break;
 	case 'r':
-		env.rows = chmu_argp_num(st, key, arg, 1, 4096);
+	case OPT_HEATMAP_ROWS:
+		env.rows = chmu_argp_num(st, OPT_HEATMAP_ROWS, arg, 1, 4096);
 		break;
 	case 'o':
 		env.svg = arg;
@@ -107,10 +112,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 	case OPT_BY:
 		if (!strcmp(arg, "cgroup"))
 			env.by_cgroup = true;
-		else if (!strcmp(arg, "instance"))
-			env.by_cgroup = false;
+		else if (!strcmp(arg, "unit") || !strcmp(arg, "instance"))
+			env.by_cgroup = false;	/* "instance": its old name */
 		else
-			argp_error(st, "--by must be instance or cgroup, not '%s'", arg);
+			argp_error(st, "--by must be unit or cgroup, not '%s'", arg);
 		if (env.csv && env.by_cgroup)
 			argp_error(st, "--by cgroup has no CSV form (-j has it)");
 		break;
@@ -646,7 +651,7 @@ int main(int argc, char **argv)
 	s.maxcols = env.window ? env.window : env.count > 0 && env.count <= 100000 ?
 		    env.count : 3600;
 	if ((uint64_t)s.maxcols * env.rows > HEAT_MAX_CELLS) {
-		fprintf(stderr, TOOL ": a heatmap of %u rows x %u intervals is more than %u cells: fewer rows (-r) or a smaller --window\n",
+		fprintf(stderr, TOOL ": a heatmap of %u rows x %u intervals is more than %u cells: fewer --heatmap-rows or --heatmap-intervals\n",
 			env.rows, s.maxcols, HEAT_MAX_CELLS);
 		err = CHMU_EXIT_USAGE;
 		goto cleanup;

@@ -63,7 +63,7 @@ static const struct argp_option opts[] = {
 	{ "batch", 'b', NULL, 0, "Plain text frames, no terminal control or keys", 0 },
 	{ "json", 'j', NULL, 0, "NDJSON records per interval (no terminal control either: -b is implied)", 0 },
 	{ "cgroup", 'G', NULL, 0, "Show the memory cgroup that owns each unit's pages, read when the frame is drawn (a column, NDJSON fields)", 0 },
-	{ "pid", 'p', "PID,...", 0, "Show which of these processes map each unit's pages (a column, NDJSON fields)", 0 },
+	{ "pid", 'p', "PID,...", 0, "Only the units these processes map, with which of them map each unit's pages (a column, NDJSON fields)", 0 },
 	{ "by", OPT_BY, "KEY", 0, "One row per unit (default), per cgroup or per process: the rates and sums of the units it owns or maps, split by page shares", 0 },
 	{ "max-units", OPT_MAX_UNITS, "N", 0, "Units (or regions) the kernel map holds (default 16384)", 0 },
 	{ "bpf-stats", OPT_BPF_STATS, NULL, 0, "Measure chmutop's BPF run time (turns on the kernel's BPF statistics, which every BPF program on the machine then pays for)", 0 },
@@ -138,9 +138,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 
 /*
  * Header lines: title, 5 per instance (its line, two of health, two of
- * its promoter's), 7 notes, the blank line
+ * its promoter's), 8 notes, the blank line
  */
-#define TOP_HEAD_MAX(ninst) (9 + 5 * (size_t)(ninst))
+#define TOP_HEAD_MAX(ninst) (10 + 5 * (size_t)(ninst))
 
 static uint64_t now_ns(void)
 {
@@ -173,6 +173,7 @@ struct state {
 	struct procmap pm;		/* -p, --by process */
 	struct procmap_range *ranges;
 	size_t pids_scanned, pids_skipped;	/* the last frame's */
+	size_t unmapped;		/* -p: units none of them maps, left out */
 	struct pid_name { pid_t pid; char name[48]; } *pnames;
 	size_t npnames, cappnames;
 	bool interactive, paused, color, help;
@@ -634,6 +635,21 @@ static int map_procs(struct state *s, struct top_row *rows, size_t n)
 	return err;
 }
 
+/*
+ * -p PID,...: keep the rows of the units one of the named processes maps a
+ * page of (in their sorted order); the others are counted, not shown.
+ */
+static void pid_filter(struct state *s)
+{
+	size_t r, k = 0;
+
+	for (r = 0; r < s->nrows; r++)
+		if (s->rows[r].procs.pid[0])
+			s->rows[k++] = s->rows[r];
+	s->unmapped = s->nrows - k;
+	s->nrows = k;
+}
+
 /* "comm[pid]", read once per frame per process */
 static const char *pid_name(struct state *s, pid_t pid)
 {
@@ -891,9 +907,16 @@ static int frame(struct state *s, double secs, unsigned int n)
 		int err = 0;
 
 		s->npnames = 0;
-		if (env.cgroup)
+		if (env.npids && env.by == BY_UNIT) {
+			/* -p filters: the units the named processes map, of all */
+			err = map_procs(s, s->rows, s->nrows);
+			if (!err)
+				pid_filter(s);
+			shown = nr = s->nrows < env.rows ? s->nrows : env.rows;
+		}
+		if (!err && env.cgroup)
 			err = resolve(s, s->rows, nr);
-		if (!err && env.procs)
+		if (!err && env.procs && !(env.npids && env.by == BY_UNIT))
 			err = map_procs(s, s->rows, nr);
 		if (!err && env.by != BY_UNIT)
 			err = group_rows(s);
@@ -939,6 +962,8 @@ static int frame(struct state *s, double secs, unsigned int n)
 			chmu_json_u64(stdout, "dropped", dropped);
 			chmu_json_u64(stdout, "unreadable", unreadable);
 			chmu_json_u64(stdout, "evicted", evicted);
+			if (env.npids && env.by == BY_UNIT)
+				chmu_json_u64(stdout, "unmapped_units", s->unmapped);
 			promote_json(s, i);
 			chmu_json_end(stdout);
 			s->prev[i] = *cur;
@@ -1016,6 +1041,11 @@ static int frame(struct state *s, double secs, unsigned int n)
 	if (dropped) {
 		snprintf(line, sizeof(line), "%llu hotlist entries not counted: no unit could be evicted",
 			 U(dropped));
+		head_line(s, line);
+	}
+	if (env.npids && env.by == BY_UNIT && s->unmapped) {
+		snprintf(line, sizeof(line), "%zu units none of the -p processes maps not shown",
+			 s->unmapped);
 		head_line(s, line);
 	}
 	if (env.procs && env.by == BY_PROCESS && s->pids_skipped) {

@@ -1,6 +1,6 @@
 # Attribution at the drain is bounded per drain (issue 35, defect 5): the
 # tools that attribute in their drain program (chmuheat and chmualert
-# --by cgroup, chmu-exporter --cgroups) read at most --max-attr-pages
+# --by cgroup, chmu-exporter --by cgroup) read at most --max-attr-pages
 # struct pages per drain; the entries of units met after that are not
 # attributed, counted and said so. A workload in one cgroup reads six
 # 4 KiB units of a RAM region (one struct page each); with a budget of 2
@@ -35,7 +35,7 @@ start_tool heat /tmp/ab.heat chmuheat -j --no-heatmap --by cgroup --max-attr-pag
 start_tool heat0 /tmp/ab.heat0 chmuheat -j --no-heatmap --by cgroup 1
 start_tool alert /tmp/ab.alert chmualert -j -c 1 --by cgroup --max-attr-pages 2
 URL=http://127.0.0.1:9855/metrics
-start_tool exp /tmp/ab.exp chmu-exporter --cgroups --max-attr-pages 2 -l 127.0.0.1:9855
+start_tool exp /tmp/ab.exp chmu-exporter --by cgroup --max-attr-pages 2 -l 127.0.0.1:9855
 echo >$TRACE/trace	# the drains from now on, all seen by the tools
 e0=$(cat $HMU/entries)
 rm -f /tmp/ab.go

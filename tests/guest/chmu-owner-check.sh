@@ -18,11 +18,11 @@ for t in "chmuheat --by cgroup" "chmualert -c 5 --by cgroup" "chmutop -b --by cg
 		"0:${t%% *}: attribution checked on a page, a THP and half a THP of ours: one struct page read each" "$t"
 done
 rc=0
-timeout 20 chmu-exporter --cgroups -v -l 127.0.0.1:9856 >/dev/null 2>/tmp/oc.err &
+timeout 20 chmu-exporter --by cgroup -v -l 127.0.0.1:9856 >/dev/null 2>/tmp/oc.err &
 p=$!
 wait_for "chmu-exporter did not check: $(cat /tmp/oc.err)" grep -q 'attribution checked' /tmp/oc.err
 kill -TERM $p
 wait $p || fail "chmu-exporter ended with $?"
 expect_eq "$(grep 'attribution checked' /tmp/oc.err)" \
-	"chmu-exporter: attribution checked on a page, a THP and half a THP of ours: one struct page read each" "chmu-exporter --cgroups"
+	"chmu-exporter: attribution checked on a page, a THP and half a THP of ours: one struct page read each" "chmu-exporter --by cgroup"
 echo ok

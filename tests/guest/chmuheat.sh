@@ -137,7 +137,7 @@ hmu_cfg enable=0
 # window.
 hmu_cfg mode=epoch threshold=1 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
 l0=$(bpf_links)
-chmuheat -j --window 2 2 4 >/tmp/heat.out &
+chmuheat -j --heatmap-intervals 2 2 4 >/tmp/heat.out &
 pid=$!
 attached "$l0" $pid
 chmu-workload touch --dax "$DEV" --size 2M --units 5 --count 10 >/dev/null
@@ -154,8 +154,8 @@ if [ "$at" -ge 2 ]; then
 else
 	expect_eq "$cells" "[]" "the cell of interval $at rolled out of the window"
 fi
-rc=0; out=$(chmuheat --window 0 2>&1) || rc=$?
-expect_eq "$rc" 1 "--window 0 refused"
+rc=0; out=$(chmuheat --heatmap-intervals 0 2>&1) || rc=$?
+expect_eq "$rc" 1 "--heatmap-intervals 0 refused"
 
 # 40 entries in one drain, more than the BPF walker reads at once (16):
 # always-on at threshold 10 posts each unit once, with count 10, whatever
