@@ -102,8 +102,8 @@ expect_eq "$(chmu-exporter -V)" "chmu-exporter 0.1" "chmu-exporter -V"
 chmu-exporter -h | grep -q -- '--listen=ADDR:PORT' || fail "chmu-exporter -h lacks --listen"
 
 # docs/options.md: one row per option, one meaning, a column per tool.
-# Each tool's --help lists exactly its "yes" rows; its "old" spellings
-# parse; an option of an empty cell is refused.
+# Each tool's --help and man page (docs/man/) list exactly its "yes"
+# rows; its "old" spellings parse; an option of an empty cell is refused.
 OPTS=docs/options.md
 col=4
 for t in chmutop chmuheat chmualert chmu-exporter; do
@@ -114,6 +114,11 @@ for t in chmutop chmuheat chmualert chmu-exporter; do
 	table=$(awk -F'|' -v c="$col" '$2 ~ /^ `-/ && $c ~ /^ *yes *$/ {
 		o = $2; gsub(/[` ]/, "", o); print o }' "$OPTS" | sort)
 	expect_eq "$helped" "$table" "$t --help against $OPTS"
+	# and its man page's OPTIONS
+	manned=$(LC_ALL=C MANWIDTH=200 man -l "docs/man/$t.8" 2>/dev/null | sed -n '/^OPTIONS/,/^[A-Z]/p' |
+		sed -nE 's/^ +(-(.), )?(--[a-z][a-z-]*).*/\2 \3/p' |
+		awk '{ print NF == 2 ? "-" $1 "," $2 : $1 }' | sort)
+	expect_eq "$manned" "$table" "docs/man/$t.8 against $OPTS"
 	# every other row: "SPELLINGS|ARG|CELL"
 	while IFS='|' read -r spell arg cell; do
 		case "$arg" in
