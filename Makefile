@@ -93,10 +93,10 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	@echo "  SKEL    $@"
 	$(Q)bpftool gen skeleton $< >$@.tmp && mv $@.tmp $@
 
-$(addprefix $(BUILD)/bin/,$(BPF_TOOLS)): $(BUILD)/bin/%: tools/%.c tools/%.h $(BUILD)/bpf/%.skel.h $(TOOL_LIB) tools/lib/chmubpf.c tools/lib/chmubtf.c tools/lib/*.h
+$(addprefix $(BUILD)/bin/,$(BPF_TOOLS)): $(BUILD)/bin/%: tools/%.c tools/%.h $(BUILD)/bpf/%.skel.h $(TOOL_LIB) tools/lib/chmubpf.c tools/lib/chmubtf.c tools/lib/chmurun.c tools/lib/*.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bpf -o $@ $< $(TOOL_LIB) tools/lib/chmubpf.c tools/lib/chmubtf.c -lbpf -lelf -lz -lm $(LIBS_$*)
+	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bpf -o $@ $< $(TOOL_LIB) tools/lib/chmubpf.c tools/lib/chmubtf.c tools/lib/chmurun.c -lbpf -lelf -lz -lm $(LIBS_$*)
 
 # The exporter's HTTP server: libmicrohttpd, as Debian ships it.
 LIBS_chmu-exporter := -lmicrohttpd -lpthread

@@ -29,6 +29,7 @@
 #include "chmu-exporter.h"
 #include "chmu-exporter.skel.h"
 #include "lib/chmubpf.h"
+#include "lib/chmurun.h"
 #include "lib/chmutool.h"
 #include "lib/metrics.h"
 #include "lib/owner.h"
@@ -90,9 +91,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 			argp_error(st, "-l/--listen: invalid address '%s' (ADDR:PORT, :PORT or [V6ADDR]:PORT)", arg);
 		break;
 	case 'g':
-		if (chmu_parse_size(arg, &env.gran) || env.gran < 256 ||
-		    (env.gran & (env.gran - 1)))
-			argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
+		env.gran = chmu_argp_granularity(st, arg);
 		break;
 	case OPT_MAX_REGIONS:
 		env.max_regions = chmu_argp_num(st, key, arg, 1, 1 << 18);
@@ -101,12 +100,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		env.cgroups = true;
 		break;
 	case OPT_BY:
-		if (!strcmp(arg, "cgroup"))
-			env.cgroups = true;
-		else if (!strcmp(arg, "unit"))
-			env.cgroups = false;
-		else
-			argp_error(st, "--by must be unit or cgroup, not '%s'", arg);
+		env.cgroups = chmu_argp_by_cgroup(st, arg);
 		break;
 	case 'j':
 		env.json = true;
@@ -243,35 +237,48 @@ static int cmp_node(const void *a, const void *b)
 	return x->k.nid < y->k.nid ? -1 : x->k.nid > y->k.nid;
 }
 
-/*
- * Every key and value of a hash map into rows of @stride bytes, the key at
- * offset 0 and the value at @voff, by iteration; the map may change
- * meanwhile (a key deleted between next_key and lookup is skipped).
- */
-static int read_map(int fd, size_t ksz, size_t voff, size_t stride, size_t max,
-		    void **out, size_t *n)
+/* Rows of @stride bytes, the key at offset 0 and the value at @voff */
+struct rows_walk {
+	char *rows;
+	size_t ksz, vsz, voff, stride, max, n;
+};
+
+static int take_row(const void *key, const void *val, void *ctx)
 {
-	char *rows, key[64], next[64];
-	void *prev = NULL;
-	size_t cnt = 0;
+	struct rows_walk *w = ctx;
+
+	if (w->n == w->max)
+		return 1;	/* full: the rest are not exported */
+	memcpy(w->rows + w->n * w->stride, key, w->ksz);
+	memcpy(w->rows + w->n * w->stride + w->voff, val, w->vsz);
+	w->n++;
+	return 0;
+}
+
+/*
+ * Every key and value (@ksz, @vsz bytes) of a hash map (at most @max) into
+ * rows of @stride bytes, the key at offset 0 and the value at @voff (chmu_map_dump(): the
+ * map may change meanwhile).
+ */
+static int read_map(int fd, size_t ksz, size_t vsz, size_t voff, size_t stride,
+		    size_t max, void **out, size_t *n)
+{
+	struct rows_walk w = { .ksz = ksz, .vsz = vsz, .voff = voff,
+			       .stride = stride, .max = max };
+	int err;
 
 	*out = NULL;
 	*n = 0;
-	if (ksz > sizeof(key))
-		return -EINVAL;
-	rows = calloc(max ? max : 1, stride);
-	if (!rows)
+	w.rows = calloc(max ? max : 1, stride);
+	if (!w.rows)
 		return -ENOMEM;
-	while (cnt < max && !bpf_map_get_next_key(fd, prev, next)) {
-		memcpy(key, next, ksz);
-		prev = key;
-		if (bpf_map_lookup_elem(fd, key, rows + cnt * stride + voff))
-			continue;
-		memcpy(rows + cnt * stride, key, ksz);
-		cnt++;
+	err = chmu_map_dump(fd, ksz, w.vsz, take_row, &w);
+	if (err < 0) {
+		free(w.rows);
+		return err;
 	}
-	*out = rows;
-	*n = cnt;
+	*out = w.rows;
+	*n = w.n;
 	return 0;
 }
 
@@ -307,7 +314,7 @@ static int render_owners(struct exporter *x, struct mx_buf *b,
 	int r;
 
 	if (read_map(bpf_map__fd(x->skel->maps.owners), sizeof(struct exp_owner_key),
-		     offsetof(struct owner_row, v), sizeof(*o), env.max_cgroups,
+		     sizeof(((struct owner_row *)0)->v), offsetof(struct owner_row, v), sizeof(*o), env.max_cgroups,
 		     (void **)&o, &n))
 		return -ENOMEM;
 	owner_names_expire(x->names);
@@ -412,13 +419,13 @@ static void render(struct exporter *x, struct mx_buf *b)
 	if (chmu_list(&sys, &nsys))
 		nsys = 0;
 	if (read_map(bpf_map__fd(skel->maps.insts), sizeof(__u32),
-		     offsetof(struct inst_map_row, v), sizeof(*st), EXP_MAX_INST,
+		     sizeof(((struct inst_map_row *)0)->v), offsetof(struct inst_map_row, v), sizeof(*st), EXP_MAX_INST,
 		     (void **)&st, &nst) ||
 	    read_map(bpf_map__fd(skel->maps.nodes), sizeof(struct exp_node_key),
-		     offsetof(struct node_row, v), sizeof(*nodes), EXP_MAX_NODES,
+		     sizeof(((struct node_row *)0)->v), offsetof(struct node_row, v), sizeof(*nodes), EXP_MAX_NODES,
 		     (void **)&nodes, &nnode) ||
 	    read_map(bpf_map__fd(skel->maps.regions), sizeof(struct exp_region_key),
-		     offsetof(struct region_row, v), sizeof(*regs), env.max_regions,
+		     sizeof(((struct region_row *)0)->v), offsetof(struct region_row, v), sizeof(*regs), env.max_regions,
 		     (void **)&regs, &nreg)) {
 		b->oom = true;	/* a 500, not a scrape with families missing */
 		goto out;
@@ -688,15 +695,10 @@ static int listen_socket(bool *v6)
 
 int main(int argc, char **argv)
 {
-	static const struct argp_child children[] = {
-		{ &chmu_argp, 0, NULL, 0 },
-		{ &chmu_attr_argp, 0, NULL, 0 },
-		{},
-	};
 	static const struct argp argp = {
 		.options = opts,
 		.parser = parse_arg,
-		.children = children,
+		.children = chmu_argp_children_attr,
 		.args_doc = "",
 		.doc = "Serve CXL memory hotness (CHMU hotlists) as Prometheus metrics at /metrics.\n\n"
 		       "EXAMPLES:\n"
@@ -707,104 +709,49 @@ int main(int argc, char **argv)
 	struct exporter x = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct chmu_exporter_bpf *skel = NULL;
 	struct MHD_Daemon *d = NULL;
-	struct chmu_inst *insts = NULL;
+	struct chmu_tool t = { .name = TOOL, .verbose = &env.verbose, .any_instance = true };
 	sigset_t set;
-	bool tp_btf, v6 = false;
-	int err, n = 0, sig = SIGTERM, lfd = -1;
+	bool v6 = false;
+	int err, sig = SIGTERM, lfd = -1;
 	uint64_t served;
 
-	argp_err_exit_status = CHMU_EXIT_USAGE;
-	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
-		return CHMU_EXIT_USAGE;
-	if (!chmu_env_ok(TOOL, &tp_btf))
-		return CHMU_EXIT_ENV;
-
 	/*
-	 * Signals are taken by sigwait() in this thread only: block them
-	 * before any thread (libmicrohttpd's) exists. SIGHUP ends nothing
-	 * (there is no configuration to reload); SIGPIPE is ignored.
+	 * The runtime blocks the signals that end the run before any thread
+	 * (libmicrohttpd's) exists: sigwait() below takes them, in this thread
+	 * only. SIGHUP ends nothing (there is no configuration to reload).
 	 */
+	err = chmu_tool_start(&t, &argp, argc, argv);
+	if (err)
+		return err;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
-	if (chmu_opts.enable) {
-		err = chmu_open(TOOL, &insts, &n);
-		if (err)
-			goto cleanup;
-	} else {
-		err = chmu_list(&insts, &n);
-		if (err && err != -ENOENT) {
-			fprintf(stderr, TOOL ": cannot list " CHMU_SYSFS_DEVICES ": %s\n", strerror(-err));
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
-		if (!n) {
-			fprintf(stderr, TOOL ": no CHMU instance in " CHMU_SYSFS_DEVICES " (cxl_hmu bound?)\n");
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
-		if (!chmu_select(insts, n, chmu_opts.memdev, chmu_opts.chmu, chmu_opts.inst)) {
-			fprintf(stderr, TOOL ": no CHMU instance matches the -m/-i selection\n");
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
-	}
 	lfd = listen_socket(&v6);
 	if (lfd < 0) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
 
-	chmu_libbpf_init(env.verbose);
 	skel = chmu_exporter_bpf__open();
 	if (!skel) {
 		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	skel->rodata->targ_memdev = chmu_opts.memdev;
-	skel->rodata->targ_chmu = chmu_opts.chmu;
-	skel->rodata->targ_inst = chmu_opts.inst;
+	CHMU_TOOL_TARGETS(skel);
 	x.region_shift = __builtin_ctzll(env.gran);
 	skel->rodata->region_shift = x.region_shift;
 	bpf_map__set_max_entries(skel->maps.regions, env.max_regions);
 	bpf_map__set_max_entries(skel->maps.owners, env.max_cgroups);
-	x.owner = CHMU_OWNER_BPF(skel);
-	if (!chmu_owner_prepare(TOOL, &x.owner, env.cgroups, &skel->rodata->by_cgroup,
-				&x.names)) {
-		err = CHMU_EXIT_ENV;
+	t.owner = x.owner = CHMU_OWNER_BPF(skel);
+	err = chmu_tool_load(&t, skel->skeleton, skel->progs.batch_btf, skel->progs.batch_raw,
+			     env.cgroups, &skel->rodata->by_cgroup);
+	if (err)
 		goto cleanup;
-	}
-	chmu_pick_prog(skel->progs.batch_btf, skel->progs.batch_raw, tp_btf);
-	err = chmu_exporter_bpf__load(skel);
-	if (err) {
-		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	if (env.cgroups && !chmu_owner_ready(TOOL, &x.owner, x.names, true)) {
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	err = chmu_exporter_bpf__attach(skel);
-	if (err) {
-		fprintf(stderr, TOOL ": cannot attach to the chmu tracepoints: %s\n",
-			strerror(-err));
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
+	x.names = t.names;
 	x.skel = skel;
-	set_windows(skel, insts, n);
-	if (!chmu_opts.enable) {
-		/* only --enable changes instances: nothing to restore */
-		free(insts);
-		insts = NULL;
-		n = 0;
-	}
+	set_windows(skel, t.insts, t.ninst);
 
 	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG |
 			     (v6 ? MHD_USE_IPv6 : 0),
@@ -863,7 +810,6 @@ cleanup:
 	if (lfd >= 0)
 		close(lfd);
 	chmu_exporter_bpf__destroy(skel);
-	owner_names_free(x.names);
-	chmu_close(insts, n);
+	chmu_tool_stop(&t);
 	return err;
 }

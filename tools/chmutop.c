@@ -25,6 +25,7 @@
 #include "chmutop.h"
 #include "chmutop.skel.h"
 #include "lib/chmubpf.h"
+#include "lib/chmurun.h"
 #include "lib/chmutool.h"
 #include "lib/chmuabi.h"
 #include "lib/owner.h"
@@ -83,9 +84,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		env.rows = chmu_argp_num(st, key, arg, 1, 10000);
 		break;
 	case 'g':
-		if (chmu_parse_size(arg, &env.gran) || env.gran < 256 ||
-		    (env.gran & (env.gran - 1)))
-			argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
+		env.gran = chmu_argp_granularity(st, arg);
 		break;
 	case 'C':
 		env.noclear = true;
@@ -168,6 +167,7 @@ struct state {
 	size_t nrows, cap;
 	uint64_t units;			/* map entries */
 	struct owner_names *names;	/* -G: cgroup paths */
+	struct owner_names *own_names;	/* -p without -G: ours */
 	struct chmu_owner_bpf owner;	/* -G: the skeleton's attribution */
 	struct owner_groups groups;	/* --by cgroup, --by process */
 	struct procmap pm;		/* -p, --by process */
@@ -436,57 +436,29 @@ static int add_row(struct state *s, const struct unit_key *k,
 	return 0;
 }
 
-#define READ_BATCH 512
+struct units_walk {
+	struct state *s;
+	__u32 g;
+	double secs;
+};
 
-/*
- * The units map, as rows; interval sums of generation @g. Read in batches
- * (a few syscalls for thousands of units); element by element where the
- * kernel has no batch operations for the map.
- */
+static int take_unit(const void *key, const void *val, void *ctx)
+{
+	struct units_walk *w = ctx;
+
+	/* the time after the element's read: no entry is later */
+	return add_row(w->s, key, val, w->g, w->secs, now_ns()) ? -ENOMEM : 0;
+}
+
+/* The units map, as rows; interval sums of generation @g. */
 static int read_units(struct state *s, __u32 g, double secs)
 {
-	static struct unit_key keys[READ_BATCH];
-	static struct unit_stat vals[READ_BATCH];
-	int fd = bpf_map__fd(s->skel->maps.units), err = 0;
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	__u32 in = 0, out = 0, n, i;
-	struct unit_key k, next;
-	bool first = true;
-	uint64_t now;
+	struct units_walk w = { .s = s, .g = g, .secs = secs };
 
 	s->nrows = 0;
 	s->units = 0;
-	for (;;) {
-		n = READ_BATCH;
-		err = bpf_map_lookup_batch(fd, first ? NULL : &in, &out, keys,
-					   vals, &n, &opts);
-		if (err && err != -ENOENT)
-			break;
-		now = now_ns();	/* after the read: no entry is later */
-		for (i = 0; i < n; i++)
-			if (add_row(s, &keys[i], &vals[i], g, secs, now))
-				return -ENOMEM;
-		if (err == -ENOENT)
-			return 0;
-		in = out;
-		first = false;
-	}
-	/* 524: the kernel's ENOTSUPP, which may reach user space here. */
-	if (!first || (err != -EINVAL && err != -524 && err != -EOPNOTSUPP))
-		return err;
-	/* No batch operations: element by element. */
-	while (!bpf_map_get_next_key(fd, first ? NULL : &k, &next)) {
-		struct unit_stat u;
-
-		first = false;
-		k = next;
-		if (bpf_map_lookup_elem(fd, &k, &u))
-			continue;
-		now = now_ns();
-		if (add_row(s, &k, &u, g, secs, now))
-			return -ENOMEM;
-	}
-	return 0;
+	return chmu_map_dump(bpf_map__fd(s->skel->maps.units), sizeof(struct unit_key),
+			     sizeof(struct unit_stat), take_unit, &w);
 }
 
 /*
@@ -1202,16 +1174,55 @@ static void wait_until(struct state *s, uint64_t end)
 	}
 }
 
+/*
+ * The screen: interactive on a terminal (keys, colour unless NO_COLOR,
+ * raw input), and the signals that end a wait between frames
+ */
+static void screen_setup(struct state *s)
+{
+	s->interactive = !env.batch && !env.json && isatty(1) && isatty(0);
+	s->color = s->interactive && !chmu_no_color(stdout);
+	/*
+	 * The signals that end the run, and a resize, end the wait between
+	 * frames (ppoll is never restarted); other calls restart. They are
+	 * blocked outside that wait, so that none arriving between the check
+	 * and the wait is slept through.
+	 */
+	{
+		struct sigaction sa = { .sa_handler = on_winch, .sa_flags = SA_RESTART };
+		static const int waking[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP };
+		sigset_t block;
+		unsigned int j;
+
+		sigemptyset(&block);
+		for (j = 0; j < sizeof(waking) / sizeof(waking[0]); j++)
+			sigaddset(&block, waking[j]);
+		sigprocmask(SIG_BLOCK, &block, &s->waitmask);
+		for (j = 0; j < sizeof(waking) / sizeof(waking[0]); j++)
+			sigdelset(&s->waitmask, waking[j]);
+		if (s->interactive) {
+			sigemptyset(&sa.sa_mask);
+			sigaction(SIGWINCH, &sa, NULL);
+			sa.sa_handler = on_tstp;	/* the terminal back first */
+			sigaction(SIGTSTP, &sa, NULL);
+			term_size(s);
+		}
+	}
+	if (s->interactive && !tcgetattr(0, &s->saved)) {
+		s->raw = s->saved;
+		s->raw.c_lflag &= ~(ICANON | ECHO);
+		s->raw.c_cc[VMIN] = 0;
+		s->raw.c_cc[VTIME] = 0;
+		s->term_set = !tcsetattr(0, TCSANOW, &s->raw);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	static const struct argp_child children[] = {
-		{ &chmu_argp, 0, NULL, 0 },
-		{},
-	};
 	static const struct argp argp = {
 		.options = opts,
 		.parser = parse_arg,
-		.children = children,
+		.children = chmu_argp_children,
 		.args_doc = "[interval [count]]",
 		.doc = "Live view of the hottest CXL memory (CHMU hotlists) and of the monitor's health.\n\n"
 		       "EXAMPLES:\n"
@@ -1221,22 +1232,17 @@ int main(int argc, char **argv)
 		       "  chmutop -j 1 10       # NDJSON\n",
 	};
 	struct state s = {};
-	bool tp_btf;
+	struct chmu_tool t = { .name = TOOL, .verbose = &env.verbose };
 	int err, n = 0, stats_fd = -1;
 	unsigned int frames = 0, shift = 63;
 	uint64_t t0, t1, deadline;
 	__u32 g;
 
-	argp_err_exit_status = CHMU_EXIT_USAGE;
-	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
-		return CHMU_EXIT_USAGE;
-	if (!chmu_env_ok(TOOL, &tp_btf))
-		return CHMU_EXIT_ENV;
-	chmu_catch_signals();	/* before --enable: every exit restores */
-	err = chmu_open(TOOL, &s.insts, &n);
+	err = chmu_tool_start(&t, &argp, argc, argv);
 	if (err)
 		return err;
-	s.ninst = n;
+	s.insts = t.insts;
+	s.ninst = n = t.ninst;
 	s.prev = calloc(n, sizeof(*s.prev));
 	s.dprev = calloc(n, sizeof(*s.dprev));
 	s.pprev = calloc(n, sizeof(*s.pprev));
@@ -1264,50 +1270,32 @@ int main(int argc, char **argv)
 	if (env.gran)
 		shift = __builtin_ctzll(env.gran);
 
-	chmu_libbpf_init(env.verbose);
 	s.skel = chmutop_bpf__open();
 	if (!s.skel) {
 		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	s.skel->rodata->targ_memdev = chmu_opts.memdev;
-	s.skel->rodata->targ_chmu = chmu_opts.chmu;
-	s.skel->rodata->targ_inst = chmu_opts.inst;
+	CHMU_TOOL_TARGETS(s.skel);
 	s.skel->rodata->gran_shift = shift;
 	bpf_map__set_max_entries(s.skel->maps.units, env.max_units);
-	chmu_pick_prog(s.skel->progs.batch_btf, s.skel->progs.batch_raw, tp_btf);
-	/* attribution's program, only when asked for; per frame, not in the drain */
-	s.owner = CHMU_OWNER_BPF(s.skel);
-	if (!chmu_owner_prepare(TOOL, &s.owner, env.cgroup, NULL, &s.names)) {
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	err = chmutop_bpf__load(s.skel);
-	if (err) {
-		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
 	if (env.procs && procmap_init(&s.pm, SCAN_FRAMES, NULL, 0)) {
 		fprintf(stderr, TOOL ": out of memory\n");
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
+	/* attribution's program, only when asked for; per frame, not in the drain */
+	t.owner = CHMU_OWNER_BPF(s.skel);
+	err = chmu_tool_load(&t, s.skel->skeleton, s.skel->progs.batch_btf,
+			     s.skel->progs.batch_raw, env.cgroup, NULL);
+	if (err)
+		goto cleanup;
+	s.owner = t.owner;
+	s.names = t.names;	/* the runtime's: chmu_tool_stop() frees them */
 	if (env.procs && !env.cgroup) {
 		/* the regions' interleave only (map_procs() reads it each
-		 * frame): no cgroup2 needed */
-		s.names = owner_names_new("/");
-	}
-	if (env.cgroup && !chmu_owner_ready(TOOL, &s.owner, s.names, false)) {
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	err = chmutop_bpf__attach(s.skel);
-	if (err) {
-		fprintf(stderr, TOOL ": cannot attach to the chmu tracepoints: %s\n", strerror(-err));
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
+		 * frame): no cgroup2 needed; ours to free */
+		s.names = s.own_names = owner_names_new("/");
 	}
 	/*
 	 * chmu:chmu_config reports every change from now on; one read now
@@ -1326,41 +1314,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	s.interactive = !env.batch && !env.json && isatty(1) && isatty(0);
-	s.color = s.interactive && !chmu_no_color(stdout);
-	/*
-	 * The signals that end the run, and a resize, end the wait between
-	 * frames (ppoll is never restarted); other calls restart. They are
-	 * blocked outside that wait, so that none arriving between the check
-	 * and the wait is slept through.
-	 */
-	{
-		struct sigaction sa = { .sa_handler = on_winch, .sa_flags = SA_RESTART };
-		static const int waking[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP };
-		sigset_t block;
-		unsigned int j;
-
-		sigemptyset(&block);
-		for (j = 0; j < sizeof(waking) / sizeof(waking[0]); j++)
-			sigaddset(&block, waking[j]);
-		sigprocmask(SIG_BLOCK, &block, &s.waitmask);
-		for (j = 0; j < sizeof(waking) / sizeof(waking[0]); j++)
-			sigdelset(&s.waitmask, waking[j]);
-		if (s.interactive) {
-			sigemptyset(&sa.sa_mask);
-			sigaction(SIGWINCH, &sa, NULL);
-			sa.sa_handler = on_tstp;	/* the terminal back first */
-			sigaction(SIGTSTP, &sa, NULL);
-			term_size(&s);
-		}
-	}
-	if (s.interactive && !tcgetattr(0, &s.saved)) {
-		s.raw = s.saved;
-		s.raw.c_lflag &= ~(ICANON | ECHO);
-		s.raw.c_cc[VMIN] = 0;
-		s.raw.c_cc[VTIME] = 0;
-		s.term_set = !tcsetattr(0, TCSANOW, &s.raw);
-	}
+	screen_setup(&s);
 
 	frame_end(&s);	/* batch times in wall-clock time: one offset */
 	s.mono_to_wall = s.end_wall_ns - s.end_ns;
@@ -1404,7 +1358,7 @@ cleanup:
 		close(stats_fd);
 	chmutop_bpf__destroy(s.skel);
 	owner_groups_free(&s.groups);
-	owner_names_free(s.names);
+	owner_names_free(s.own_names);
 	procmap_free(&s.pm);
 	free(s.ranges);
 	free(s.pnames);
@@ -1417,6 +1371,6 @@ cleanup:
 	free(s.cur);
 	free(s.prom);
 	free(s.cfg_events);
-	chmu_close(s.insts, n);
+	chmu_tool_stop(&t);
 	return err;
 }

@@ -488,3 +488,56 @@ int chmu_owner_regions_sync(const char *tool, struct owner_names *names,
 	__atomic_store_n(b->sel, bank << 16 | n, __ATOMIC_RELEASE);
 	return 0;
 }
+
+int chmu_map_dump(int fd, size_t ksz, size_t vsz, chmu_dump_fn fn, void *ctx)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	char *keys = malloc(CHMU_DUMP_BATCH * ksz), *vals = malloc(CHMU_DUMP_BATCH * vsz);
+	char *k = malloc(ksz), *next = malloc(ksz);
+	__u32 in = 0, out = 0, n, i;
+	bool first = true;
+	int err = -ENOMEM, r;
+
+	if (!keys || !vals || !k || !next)
+		goto out;
+	for (;;) {
+		n = CHMU_DUMP_BATCH;
+		err = bpf_map_lookup_batch(fd, first ? NULL : &in, &out, keys, vals, &n, &opts);
+		if (err && err != -ENOENT)
+			break;
+		for (i = 0; i < n; i++) {
+			r = fn(keys + i * ksz, vals + i * vsz, ctx);
+			if (r) {
+				err = r;
+				goto out;
+			}
+		}
+		if (err == -ENOENT) {
+			err = 0;
+			goto out;
+		}
+		in = out;
+		first = false;
+	}
+	/* 524: the kernel's ENOTSUPP, which may reach user space here */
+	if (!first || (err != -EINVAL && err != -524 && err != -EOPNOTSUPP))
+		goto out;
+	err = 0;
+	while (!bpf_map_get_next_key(fd, first ? NULL : k, next)) {
+		first = false;
+		memcpy(k, next, ksz);
+		if (bpf_map_lookup_elem(fd, k, vals))
+			continue;
+		r = fn(k, vals, ctx);
+		if (r) {
+			err = r;
+			break;
+		}
+	}
+out:
+	free(keys);
+	free(vals);
+	free(k);
+	free(next);
+	return err;
+}

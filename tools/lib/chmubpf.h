@@ -119,6 +119,19 @@ int chmu_owner_regions_sync(const char *tool, struct owner_names *names,
  */
 __u32 chmu_gen_advance(__u32 *gen, __u64 *busy);
 
+/*
+ * Every element of hash map @fd (keys of @ksz bytes, values of @vsz) handed
+ * to @fn with @ctx, as libbpf-tools' dump_hash does: in batches of
+ * CHMU_DUMP_BATCH (a few syscalls for thousands of elements), element by
+ * element where the kernel has no batch operations for the map (then a key
+ * deleted between next_key and lookup is skipped). The map may change
+ * meanwhile; @fn must not delete from it. @fn returns 0 to go on, or a
+ * value that ends the walk and is returned; else 0 or -errno.
+ */
+#define CHMU_DUMP_BATCH 512
+typedef int (*chmu_dump_fn)(const void *key, const void *val, void *ctx);
+int chmu_map_dump(int fd, size_t ksz, size_t vsz, chmu_dump_fn fn, void *ctx);
+
 /* Keep the tp_btf or the raw_tp program of a pair, not both. */
 void chmu_pick_prog(struct bpf_program *btf, struct bpf_program *raw,
 		    bool tp_btf);

@@ -646,6 +646,35 @@ static error_t attr_parse(int key, char *arg, struct argp_state *st)
 
 const struct argp chmu_attr_argp = { .options = attr_options, .parser = attr_parse };
 
+uint64_t chmu_argp_granularity(struct argp_state *st, const char *arg)
+{
+	uint64_t sz = 0;
+
+	if (chmu_parse_size(arg, &sz) || sz < 256 || (sz & (sz - 1)))
+		argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
+	return sz;
+}
+
+bool chmu_argp_by_cgroup(struct argp_state *st, const char *arg)
+{
+	if (!strcmp(arg, "cgroup"))
+		return true;
+	if (strcmp(arg, "unit"))
+		argp_error(st, "--by must be unit or cgroup, not '%s'", arg);
+	return false;
+}
+
+const struct argp_child chmu_argp_children[] = {
+	{ &chmu_argp, 0, NULL, 0 },
+	{},
+};
+
+const struct argp_child chmu_argp_children_attr[] = {
+	{ &chmu_argp, 0, NULL, 0 },
+	{ &chmu_attr_argp, 0, NULL, 0 },
+	{},
+};
+
 int chmu_argp_interval(struct argp_state *st, const char *arg, long *interval,
 		       long *count)
 {

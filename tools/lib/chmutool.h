@@ -111,6 +111,10 @@ extern const struct argp chmu_argp;
 extern unsigned int chmu_attr_pages;
 extern const struct argp chmu_attr_argp;
 
+/* A tool's argp children: the shared options, and with --max-attr-pages */
+extern const struct argp_child chmu_argp_children[];
+extern const struct argp_child chmu_argp_children_attr[];
+
 /*
  * A number in min..max for option @key (or a positional argument,
  * ARGP_KEY_ARG), or argp_error() (exit 1) naming it as the user would:
@@ -121,6 +125,10 @@ long long chmu_argp_num(struct argp_state *st, int key, const char *arg,
 /* How the user names option @key (or ARGP_KEY_ARG): "-r/--rows", "interval" */
 const char *chmu_argp_name(const struct argp_state *st, int key, char *buf,
 			   size_t len);
+/* -g/--granularity SIZE: a power of two >= 256 (docs/options.md), or argp_error() */
+uint64_t chmu_argp_granularity(struct argp_state *st, const char *arg);
+/* --by unit (false) or cgroup (true), or argp_error() */
+bool chmu_argp_by_cgroup(struct argp_state *st, const char *arg);
 /* The positional "[interval [count]]" of every tool. */
 int chmu_argp_interval(struct argp_state *st, const char *arg, long *interval,
 		       long *count);
