@@ -11,6 +11,8 @@
 #   make bench        benchmarks, results in build/bench/; BENCH_SECTIONS=
 #                     memory,cost,... reruns only those sections
 #   make bench-goals  only what the goals table needs (about 11 min)
+#   make install      the BPF tools and their man pages under
+#                     $(DESTDIR)$(PREFIX) (PREFIX=/usr/local: sbin/, share/man/man8/)
 #
 # V=1 shows full build logs. Builds and logs live in $(CHMU_CACHE).
 
@@ -39,7 +41,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 VMLINUX_H  := $(BUILD)/vmlinux/vmlinux.h
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*.c))
 
-.PHONY: all deps kernel kernel-debug perf qemu tools check test test-stress guest shell demo bench bench-goals clean FORCE
+.PHONY: all deps kernel kernel-debug perf qemu tools install check test test-stress guest shell demo bench bench-goals clean FORCE
 
 # When make started: 'all' says how long getting the lab ready took.
 MAKE_START := $(shell date +%s)
@@ -65,6 +67,18 @@ qemu: deps
 
 tools: $(addprefix $(BUILD)/bin/,$(TOOLS) $(BPF_TOOLS))
 
+# The BPF tools (they need root: sbin, as bpftool) and their troff man
+# pages (docs/man/), as a distribution would package them.
+PREFIX  ?= /usr/local
+SBINDIR := $(PREFIX)/sbin
+MAN8DIR := $(PREFIX)/share/man/man8
+
+install: tools
+	@echo "  INSTALL $(BPF_TOOLS) in $(DESTDIR)$(SBINDIR), their man pages in $(DESTDIR)$(MAN8DIR)"
+	$(Q)install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MAN8DIR)
+	$(Q)install -m 0755 $(addprefix $(BUILD)/bin/,$(BPF_TOOLS)) $(DESTDIR)$(SBINDIR)/
+	$(Q)install -m 0644 $(BPF_TOOLS:%=docs/man/%.8) $(DESTDIR)$(MAN8DIR)/
+
 # vmlinux.h from the guest kernel's BTF, regenerated when the kernel changes
 # (gen.sh is a no-op while the kernel build key is the same).
 $(VMLINUX_H): FORCE kernel
@@ -79,10 +93,10 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	@echo "  SKEL    $@"
 	$(Q)bpftool gen skeleton $< >$@.tmp && mv $@.tmp $@
 
-$(addprefix $(BUILD)/bin/,$(BPF_TOOLS)): $(BUILD)/bin/%: tools/%.c tools/%.h $(BUILD)/bpf/%.skel.h $(TOOL_LIB) tools/lib/chmubpf.c tools/lib/chmubtf.c tools/lib/*.h
+$(addprefix $(BUILD)/bin/,$(BPF_TOOLS)): $(BUILD)/bin/%: tools/%.c tools/%.h $(BUILD)/bpf/%.skel.h $(TOOL_LIB) tools/lib/chmubpf.c tools/lib/chmubtf.c tools/lib/chmurun.c tools/lib/*.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bpf -o $@ $< $(TOOL_LIB) tools/lib/chmubpf.c tools/lib/chmubtf.c -lbpf -lelf -lz -lm $(LIBS_$*)
+	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bpf -o $@ $< $(TOOL_LIB) tools/lib/chmubpf.c tools/lib/chmubtf.c tools/lib/chmurun.c -lbpf -lelf -lz -lm $(LIBS_$*)
 
 # The exporter's HTTP server: libmicrohttpd, as Debian ships it.
 LIBS_chmu-exporter := -lmicrohttpd -lpthread

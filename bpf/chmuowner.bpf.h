@@ -31,6 +31,90 @@ extern const void vmemmap_base __ksym __weak;
 
 enum chmu_own { CHMU_OWN_NONE, CHMU_OWN_FREE, CHMU_OWN_KERNEL, CHMU_OWN_CGROUP };
 
+/*
+ * What differs between kernels, read as libbpf-tools' core_fixes.bpf.h
+ * does: local flavours of the kernel's types (the ___ suffix is dropped
+ * when libbpf matches them against the kernel's BTF), each member or
+ * enumerator taken only where bpf_core_field_exists() /
+ * bpf_core_enum_value_exists() says the running kernel has it; the
+ * branches for the others are never taken and the verifier drops them.
+ *
+ * A large folio's order: since 6.6 the low byte of the first tail page's
+ * flags (folio->_flags_1); 6.1 to 6.5 a byte of its own
+ * (folio->_folio_order); before, the first tail page's compound_order.
+ */
+struct folio___flags1 {
+	unsigned long _flags_1;
+} __attribute__((preserve_access_index));
+
+struct folio___order {
+	unsigned char _folio_order;
+} __attribute__((preserve_access_index));
+
+struct page___order {
+	unsigned char compound_order;
+} __attribute__((preserve_access_index));
+
+/*
+ * memcg_data's low bits: MEMCG_DATA_OBJEXTS since 6.10 (MEMCG_DATA_OBJCGS
+ * before, the same bit), MEMCG_DATA_KMEM, and __NR_MEMCG_DATA_FLAGS, the
+ * first value past the flags. The values here are never used: the
+ * kernel's are.
+ */
+enum page_memcg_data_flags___x {
+	MEMCG_DATA_OBJEXTS___x = 1,
+	MEMCG_DATA_OBJCGS___x = 1,
+	MEMCG_DATA_KMEM___x = 2,
+	__NR_MEMCG_DATA_FLAGS___x = 4,
+};
+
+/* The flags of memcg_data that mark memory no cgroup owns as user memory */
+static __always_inline __u64 chmu_memcg_kernel_flags(void)
+{
+	__u64 m = 0;
+
+	if (bpf_core_enum_value_exists(enum page_memcg_data_flags___x, MEMCG_DATA_OBJEXTS___x))
+		m |= bpf_core_enum_value(enum page_memcg_data_flags___x, MEMCG_DATA_OBJEXTS___x);
+	if (bpf_core_enum_value_exists(enum page_memcg_data_flags___x, MEMCG_DATA_OBJCGS___x))
+		m |= bpf_core_enum_value(enum page_memcg_data_flags___x, MEMCG_DATA_OBJCGS___x);
+	if (bpf_core_enum_value_exists(enum page_memcg_data_flags___x, MEMCG_DATA_KMEM___x))
+		m |= bpf_core_enum_value(enum page_memcg_data_flags___x, MEMCG_DATA_KMEM___x);
+	return m;
+}
+
+/* The bits of memcg_data below the memcg's address; 0: unknown layout */
+static __always_inline __u64 chmu_memcg_flag_bits(void)
+{
+	if (bpf_core_enum_value_exists(enum page_memcg_data_flags___x, __NR_MEMCG_DATA_FLAGS___x))
+		return bpf_core_enum_value(enum page_memcg_data_flags___x, __NR_MEMCG_DATA_FLAGS___x) - 1;
+	return 0;
+}
+
+/*
+ * The order of the large folio whose head page and first tail page are at
+ * @buf (2 * @psz bytes copied); 0 if this kernel keeps it where none of
+ * the above has it.
+ */
+static __always_inline __u64 chmu_folio_order(const __u64 *buf, __u64 psz)
+{
+	__u64 off;
+
+	if (bpf_core_field_exists(struct folio___flags1, _flags_1)) {
+		off = bpf_core_field_offset(struct folio___flags1, _flags_1);
+		if (off + sizeof(unsigned long) <= 2 * psz && off + sizeof(unsigned long) <= 128)
+			return *(unsigned long *)((void *)buf + off) & 0xff;
+	} else if (bpf_core_field_exists(struct folio___order, _folio_order)) {
+		off = bpf_core_field_offset(struct folio___order, _folio_order);
+		if (off + 1 <= 2 * psz && off + 1 <= 128)
+			return *(unsigned char *)((void *)buf + off);
+	} else if (bpf_core_field_exists(struct page___order, compound_order)) {
+		off = psz + bpf_core_field_offset(struct page___order, compound_order);
+		if (off + 1 <= 2 * psz && off + 1 <= 128)
+			return *(unsigned char *)((void *)buf + off);
+	}
+	return 0;
+}
+
 /* The removed cgroups walked up through to an online one, at most */
 #define CHMU_OWNER_DEPTH 8
 
@@ -54,8 +138,13 @@ struct chmu_owner_cache {
 	__u64 memcg[CHMU_OWNER_CACHED];
 	__u64 cgid[CHMU_OWNER_CACHED];
 	__u32 next;
-	__u32 pad;
+	__u32 used;	/* slot 0: struct page reads of this drain so far */
 };
+
+/* Per drain, struct page reads at most (user space: --max-attr-pages) */
+const volatile __u32 chmu_owner_budget = CHMU_OWNER_DRAIN_PAGES;
+/* entries whose unit was not attributed: the drain's budget was spent */
+__u64 chmu_owner_unattributed;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -138,7 +227,7 @@ static __always_inline int chmu_page_owner(__u64 vmemmap, __u64 pfn,
 	if ((flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))) &&
 	    !bpf_probe_read_kernel((void *)buf + psz, psz, (void *)(head + psz))) {
 		n = 2 * psz;
-		order = CHMU_COPY_FIELD(buf, n, struct folio, _flags_1, unsigned long) & 0xff;
+		order = chmu_folio_order(buf, psz);
 		if (order > 0 && order <= 18) {
 			__u64 end = (head - vmemmap) / psz + (1ULL << order);
 
@@ -151,9 +240,11 @@ static __always_inline int chmu_page_owner(__u64 vmemmap, __u64 pfn,
 	if (!bpf_core_field_exists(struct page, memcg_data))
 		return CHMU_OWN_KERNEL;	/* no memory cgroups */
 	md = CHMU_COPY_FIELD(buf, n, struct page, memcg_data, unsigned long);
-	if (!md || (md & (MEMCG_DATA_OBJEXTS | MEMCG_DATA_KMEM)))
+	if (!md || (md & chmu_memcg_kernel_flags()))
 		return CHMU_OWN_KERNEL;
-	memcg = md & ~(unsigned long)(__NR_MEMCG_DATA_FLAGS - 1);
+	if (!chmu_memcg_flag_bits())
+		return CHMU_OWN_NONE;	/* a memcg_data this program cannot read */
+	memcg = md & ~chmu_memcg_flag_bits();
 	for (k = 0; k < CHMU_OWNER_CACHED; k++) {
 		if (cache->memcg[k] == memcg) {
 			*cgid = cache->cgid[k];
@@ -195,6 +286,8 @@ struct chmu_owner_walk {
 	__u64 pfn, end;
 	struct chmu_owners *o;
 	struct chmu_owner_cache *cache;
+	__u32 steps;	/* struct page reads (a folio: one) */
+	__u32 max;	/* ... at most: then the rest is unwalked */
 };
 
 static long chmu_owner_step(__u32 i, void *ctx)
@@ -206,6 +299,11 @@ static long chmu_owner_step(__u32 i, void *ctx)
 
 	if (w->pfn >= w->end)
 		return 1;
+	if (w->steps >= w->max) {
+		o->unwalked += w->end - w->pfn;
+		return 1;
+	}
+	w->steps++;
 	kind = chmu_page_owner(w->vmemmap, w->pfn, &cgid, &span, w->cache);
 	if (span > w->end - w->pfn)
 		span = w->end - w->pfn;
@@ -231,13 +329,15 @@ static long chmu_owner_step(__u32 i, void *ctx)
  * its first @contig bytes are known to be contiguous in HPA (a region
  * interleaved at a granularity below the unit size has the rest on other
  * devices' frames): at most that many, and at most CHMU_OWNER_MAX_PAGES
- * pages, are looked at, the rest counted unwalked. A unit smaller than a
- * page is its page.
+ * pages, are looked at, the rest counted unwalked; so is what is left
+ * when @max struct page reads were made (a large folio takes one). A unit
+ * smaller than a page is its page. Returns the reads made.
  */
-static __always_inline void chmu_unit_owners(__u64 hpa, __u64 bytes,
-					     __u64 contig,
-					     struct chmu_owners *o,
-					     struct chmu_owner_cache *cache)
+static __always_inline __u32 chmu_unit_owners(__u64 hpa, __u64 bytes,
+					      __u64 contig,
+					      struct chmu_owners *o,
+					      struct chmu_owner_cache *cache,
+					      __u32 max)
 {
 	struct chmu_owner_walk w = {};
 	__u64 pages = bytes >> CHMU_PAGE_SHIFT, walk;
@@ -256,10 +356,13 @@ static __always_inline void chmu_unit_owners(__u64 hpa, __u64 bytes,
 	w.end = w.pfn + walk;
 	w.o = o;
 	w.cache = cache;
+	w.max = max;
 	if (walk == 1)	/* a unit of a page or less: no loop to set up */
 		chmu_owner_step(0, &w);
 	else
 		bpf_loop(walk, chmu_owner_step, &w, 0);
+	o->reads = w.steps;
+	return w.steps;
 }
 
 /*
@@ -308,7 +411,9 @@ static __always_inline __u64 chmu_owner_contig(__u64 hpa)
  * unit that is not online memory (no node) is CHMU_KEY_NONE without a
  * look. A global function: the verifier checks it once, not once per
  * path of the drain's walk that calls it. The batch program resets slot 0
- * of the cache at the start of each drain (chmu_owner_cache_reset(0)).
+ * of the cache at the start of each drain (chmu_owner_cache_reset(0)),
+ * and with it the drain's budget of struct page reads (chmu_owner_budget):
+ * once it is spent, units are CHMU_KEY_UNATTRIBUTED, counted.
  */
 struct chmu_main_owner {
 	__u64 key;
@@ -331,7 +436,13 @@ __noinline int chmu_main_owner(__u64 hpa, int nid, __u64 bytes,
 	out->mixed = 0;
 	if (nid < 0 || hpa == ~0ULL || !cache)
 		return 0;
-	chmu_unit_owners(hpa, bytes, chmu_owner_contig(hpa), &o, cache);
+	if (cache->used >= chmu_owner_budget) {
+		out->key = CHMU_KEY_UNATTRIBUTED;
+		__sync_fetch_and_add(&chmu_owner_unattributed, 1);
+		return 0;
+	}
+	cache->used += chmu_unit_owners(hpa, bytes, chmu_owner_contig(hpa), &o, cache,
+					chmu_owner_budget - cache->used);
 	total = o.free + o.kernel + o.other + o.none;
 	for (j = 0; j < CHMU_OWNERS; j++) {
 		total += o.pages[j];
@@ -385,7 +496,7 @@ static long chmu_resolve_one(__u32 i, void *ctx)
 
 	if (!r || !cache)
 		return 1;
-	chmu_unit_owners(r->hpa, r->bytes, r->contig, &r->o, cache);
+	chmu_unit_owners(r->hpa, r->bytes, r->contig, &r->o, cache, CHMU_OWNER_MAX_PAGES);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "chmu.bpf.h"
 #include "chmuowner.bpf.h"
 #include "chmugen.bpf.h"
+#include "chmucfg.bpf.h"
 
 const volatile __u32 gran_shift;	/* 0: per unit */
 

@@ -29,6 +29,7 @@
 #include "chmu-exporter.h"
 #include "chmu-exporter.skel.h"
 #include "lib/chmubpf.h"
+#include "lib/chmurun.h"
 #include "lib/chmutool.h"
 #include "lib/metrics.h"
 #include "lib/owner.h"
@@ -47,7 +48,7 @@
 
 const char *argp_program_version = TOOL " " VERSION;
 
-enum { OPT_MAX_REGIONS = 1000, OPT_THREADS, OPT_TIMEOUT, OPT_CGROUPS, OPT_MAX_CGROUPS };
+enum { OPT_MAX_REGIONS = 1000, OPT_THREADS, OPT_TIMEOUT, OPT_CGROUPS, OPT_MAX_CGROUPS, OPT_BY };
 
 static struct env {
 	char host[256];
@@ -56,6 +57,7 @@ static struct env {
 	long max_regions;
 	long max_cgroups;
 	bool cgroups;
+	bool json;
 	long threads;
 	long timeout;
 	bool verbose;
@@ -69,7 +71,10 @@ static const struct argp_option opts[] = {
 	{ "listen", 'l', "ADDR:PORT", 0, "Address to serve /metrics on (default 127.0.0.1:9849; [ADDR]:PORT for IPv6)", 0 },
 	{ "granularity", 'g', "SIZE", 0, "Size of the DPA regions whose counts are summed (a power of two, default 2M)", 0 },
 	{ "max-regions", OPT_MAX_REGIONS, "N", 0, "At most N regions get series (default 4096, at most 262144); entries of other regions are counted apart", 0 },
-	{ "cgroups", OPT_CGROUPS, NULL, 0, "Hotlist entries and counts per memory cgroup owning the units' pages (read at the drain): chmu_cgroup_* series with a cgroup label", 0 },
+	{ "by", OPT_BY, "KEY", 0, "unit (default), or cgroup: also hotlist entries and counts per memory cgroup owning the units' pages (read at the drain): chmu_cgroup_* series with a cgroup label", 0 },
+	/* its old spelling of --by cgroup */
+	{ "cgroups", OPT_CGROUPS, NULL, OPTION_HIDDEN, NULL, 0 },
+	{ "json", 'j', NULL, 0, "The exporter's own messages (serving, the end of the run) as NDJSON records on stdout", 0 },
 	{ "max-cgroups", OPT_MAX_CGROUPS, "N", 0, "At most N owners (instance and cgroup pairs) get series (default 64, at most 4096); the rest are summed under cgroup=\"other\"", 0 },
 	{ "threads", OPT_THREADS, "N", 0, "HTTP worker threads (default 2)", 0 },
 	{ "timeout", OPT_TIMEOUT, "SECS", 0, "Close an idle or stalled connection after SECS (default 10)", 0 },
@@ -86,15 +91,19 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 			argp_error(st, "-l/--listen: invalid address '%s' (ADDR:PORT, :PORT or [V6ADDR]:PORT)", arg);
 		break;
 	case 'g':
-		if (chmu_parse_size(arg, &env.gran) || env.gran < 256 ||
-		    (env.gran & (env.gran - 1)))
-			argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
+		env.gran = chmu_argp_granularity(st, arg);
 		break;
 	case OPT_MAX_REGIONS:
 		env.max_regions = chmu_argp_num(st, key, arg, 1, 1 << 18);
 		break;
 	case OPT_CGROUPS:
 		env.cgroups = true;
+		break;
+	case OPT_BY:
+		env.cgroups = chmu_argp_by_cgroup(st, arg);
+		break;
+	case 'j':
+		env.json = true;
 		break;
 	case OPT_MAX_CGROUPS:
 		env.max_cgroups = chmu_argp_num(st, key, arg, 1, 4096);
@@ -228,35 +237,48 @@ static int cmp_node(const void *a, const void *b)
 	return x->k.nid < y->k.nid ? -1 : x->k.nid > y->k.nid;
 }
 
-/*
- * Every key and value of a hash map into rows of @stride bytes, the key at
- * offset 0 and the value at @voff, by iteration; the map may change
- * meanwhile (a key deleted between next_key and lookup is skipped).
- */
-static int read_map(int fd, size_t ksz, size_t voff, size_t stride, size_t max,
-		    void **out, size_t *n)
+/* Rows of @stride bytes, the key at offset 0 and the value at @voff */
+struct rows_walk {
+	char *rows;
+	size_t ksz, vsz, voff, stride, max, n;
+};
+
+static int take_row(const void *key, const void *val, void *ctx)
 {
-	char *rows, key[64], next[64];
-	void *prev = NULL;
-	size_t cnt = 0;
+	struct rows_walk *w = ctx;
+
+	if (w->n == w->max)
+		return 1;	/* full: the rest are not exported */
+	memcpy(w->rows + w->n * w->stride, key, w->ksz);
+	memcpy(w->rows + w->n * w->stride + w->voff, val, w->vsz);
+	w->n++;
+	return 0;
+}
+
+/*
+ * Every key and value (@ksz, @vsz bytes) of a hash map (at most @max) into
+ * rows of @stride bytes, the key at offset 0 and the value at @voff (chmu_map_dump(): the
+ * map may change meanwhile).
+ */
+static int read_map(int fd, size_t ksz, size_t vsz, size_t voff, size_t stride,
+		    size_t max, void **out, size_t *n)
+{
+	struct rows_walk w = { .ksz = ksz, .vsz = vsz, .voff = voff,
+			       .stride = stride, .max = max };
+	int err;
 
 	*out = NULL;
 	*n = 0;
-	if (ksz > sizeof(key))
-		return -EINVAL;
-	rows = calloc(max ? max : 1, stride);
-	if (!rows)
+	w.rows = calloc(max ? max : 1, stride);
+	if (!w.rows)
 		return -ENOMEM;
-	while (cnt < max && !bpf_map_get_next_key(fd, prev, next)) {
-		memcpy(key, next, ksz);
-		prev = key;
-		if (bpf_map_lookup_elem(fd, key, rows + cnt * stride + voff))
-			continue;
-		memcpy(rows + cnt * stride, key, ksz);
-		cnt++;
+	err = chmu_map_dump(fd, ksz, w.vsz, take_row, &w);
+	if (err < 0) {
+		free(w.rows);
+		return err;
 	}
-	*out = rows;
-	*n = cnt;
+	*out = w.rows;
+	*n = w.n;
 	return 0;
 }
 
@@ -292,7 +314,7 @@ static int render_owners(struct exporter *x, struct mx_buf *b,
 	int r;
 
 	if (read_map(bpf_map__fd(x->skel->maps.owners), sizeof(struct exp_owner_key),
-		     offsetof(struct owner_row, v), sizeof(*o), env.max_cgroups,
+		     sizeof(((struct owner_row *)0)->v), offsetof(struct owner_row, v), sizeof(*o), env.max_cgroups,
 		     (void **)&o, &n))
 		return -ENOMEM;
 	owner_names_expire(x->names);
@@ -344,6 +366,10 @@ static int render_owners(struct exporter *x, struct mx_buf *b,
 	mx_family(b, "chmu_exporter_cgroup_series_limit", MX_GAUGE,
 		  "Most owner series the exporter keeps (--max-cgroups), all instances together.");
 	mx_sample_u64(b, NULL, env.max_cgroups);
+	mx_family(b, "chmu_exporter_unattributed_entries", MX_COUNTER,
+		  "Entries not attributed to an owner (cgroup=\"unattributed\"): "
+		  "their drain's budget of struct page reads (--max-attr-pages) was spent.");
+	mx_sample_u64(b, NULL, x->skel->bss->chmu_owner_unattributed);
 	for (i = 0; i < n; i++)
 		free((char *)o[i].name);
 	free(o);
@@ -393,13 +419,13 @@ static void render(struct exporter *x, struct mx_buf *b)
 	if (chmu_list(&sys, &nsys))
 		nsys = 0;
 	if (read_map(bpf_map__fd(skel->maps.insts), sizeof(__u32),
-		     offsetof(struct inst_map_row, v), sizeof(*st), EXP_MAX_INST,
+		     sizeof(((struct inst_map_row *)0)->v), offsetof(struct inst_map_row, v), sizeof(*st), EXP_MAX_INST,
 		     (void **)&st, &nst) ||
 	    read_map(bpf_map__fd(skel->maps.nodes), sizeof(struct exp_node_key),
-		     offsetof(struct node_row, v), sizeof(*nodes), EXP_MAX_NODES,
+		     sizeof(((struct node_row *)0)->v), offsetof(struct node_row, v), sizeof(*nodes), EXP_MAX_NODES,
 		     (void **)&nodes, &nnode) ||
 	    read_map(bpf_map__fd(skel->maps.regions), sizeof(struct exp_region_key),
-		     offsetof(struct region_row, v), sizeof(*regs), env.max_regions,
+		     sizeof(((struct region_row *)0)->v), offsetof(struct region_row, v), sizeof(*regs), env.max_regions,
 		     (void **)&regs, &nreg)) {
 		b->oom = true;	/* a 500, not a scrape with families missing */
 		goto out;
@@ -669,14 +695,10 @@ static int listen_socket(bool *v6)
 
 int main(int argc, char **argv)
 {
-	static const struct argp_child children[] = {
-		{ &chmu_argp, 0, NULL, 0 },
-		{},
-	};
 	static const struct argp argp = {
 		.options = opts,
 		.parser = parse_arg,
-		.children = children,
+		.children = chmu_argp_children_attr,
 		.args_doc = "",
 		.doc = "Serve CXL memory hotness (CHMU hotlists) as Prometheus metrics at /metrics.\n\n"
 		       "EXAMPLES:\n"
@@ -687,104 +709,49 @@ int main(int argc, char **argv)
 	struct exporter x = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct chmu_exporter_bpf *skel = NULL;
 	struct MHD_Daemon *d = NULL;
-	struct chmu_inst *insts = NULL;
+	struct chmu_tool t = { .name = TOOL, .verbose = &env.verbose, .any_instance = true };
 	sigset_t set;
-	bool tp_btf, v6 = false;
-	int err, n = 0, sig = SIGTERM, lfd = -1;
+	bool v6 = false;
+	int err, sig = SIGTERM, lfd = -1;
 	uint64_t served;
 
-	argp_err_exit_status = CHMU_EXIT_USAGE;
-	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
-		return CHMU_EXIT_USAGE;
-	if (!chmu_env_ok(TOOL, &tp_btf))
-		return CHMU_EXIT_ENV;
-
 	/*
-	 * Signals are taken by sigwait() in this thread only: block them
-	 * before any thread (libmicrohttpd's) exists. SIGHUP ends nothing
-	 * (there is no configuration to reload); SIGPIPE is ignored.
+	 * The runtime blocks the signals that end the run before any thread
+	 * (libmicrohttpd's) exists: sigwait() below takes them, in this thread
+	 * only. SIGHUP ends nothing (there is no configuration to reload).
 	 */
+	err = chmu_tool_start(&t, &argp, argc, argv);
+	if (err)
+		return err;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
-	if (chmu_opts.enable) {
-		err = chmu_open(TOOL, &insts, &n);
-		if (err)
-			goto cleanup;
-	} else {
-		err = chmu_list(&insts, &n);
-		if (err && err != -ENOENT) {
-			fprintf(stderr, TOOL ": cannot list " CHMU_SYSFS_DEVICES ": %s\n", strerror(-err));
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
-		if (!n) {
-			fprintf(stderr, TOOL ": no CHMU instance in " CHMU_SYSFS_DEVICES " (cxl_hmu bound?)\n");
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
-		if (!chmu_select(insts, n, chmu_opts.memdev, chmu_opts.chmu, chmu_opts.inst)) {
-			fprintf(stderr, TOOL ": no CHMU instance matches the -m/-i selection\n");
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
-	}
 	lfd = listen_socket(&v6);
 	if (lfd < 0) {
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
 
-	chmu_libbpf_init(env.verbose);
 	skel = chmu_exporter_bpf__open();
 	if (!skel) {
 		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	skel->rodata->targ_memdev = chmu_opts.memdev;
-	skel->rodata->targ_chmu = chmu_opts.chmu;
-	skel->rodata->targ_inst = chmu_opts.inst;
+	CHMU_TOOL_TARGETS(skel);
 	x.region_shift = __builtin_ctzll(env.gran);
 	skel->rodata->region_shift = x.region_shift;
 	bpf_map__set_max_entries(skel->maps.regions, env.max_regions);
 	bpf_map__set_max_entries(skel->maps.owners, env.max_cgroups);
-	x.owner = CHMU_OWNER_BPF(skel);
-	if (!chmu_owner_prepare(TOOL, &x.owner, env.cgroups, &skel->rodata->by_cgroup,
-				&x.names)) {
-		err = CHMU_EXIT_ENV;
+	t.owner = x.owner = CHMU_OWNER_BPF(skel);
+	err = chmu_tool_load(&t, skel->skeleton, skel->progs.batch_btf, skel->progs.batch_raw,
+			     env.cgroups, &skel->rodata->by_cgroup);
+	if (err)
 		goto cleanup;
-	}
-	chmu_pick_prog(skel->progs.batch_btf, skel->progs.batch_raw, tp_btf);
-	err = chmu_exporter_bpf__load(skel);
-	if (err) {
-		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	if (env.cgroups && !chmu_owner_ready(TOOL, &x.owner, x.names, true)) {
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	err = chmu_exporter_bpf__attach(skel);
-	if (err) {
-		fprintf(stderr, TOOL ": cannot attach to the chmu tracepoints: %s\n",
-			strerror(-err));
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
+	x.names = t.names;
 	x.skel = skel;
-	set_windows(skel, insts, n);
-	if (!chmu_opts.enable) {
-		/* only --enable changes instances: nothing to restore */
-		free(insts);
-		insts = NULL;
-		n = 0;
-	}
+	set_windows(skel, t.insts, t.ninst);
 
 	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG |
 			     (v6 ? MHD_USE_IPv6 : 0),
@@ -802,9 +769,22 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	lfd = -1;	/* the daemon's now */
-	fprintf(stderr, TOOL ": serving http://%s%s%s:%u/metrics (regions of %llu bytes, at most %ld series)\n",
-		v6 ? "[" : "", env.host, v6 ? "]" : "", env.port, U(env.gran),
-		env.max_regions);
+	if (env.json) {
+		char url[300];
+
+		snprintf(url, sizeof(url), "http://%s%s%s:%u/metrics", v6 ? "[" : "",
+			 env.host, v6 ? "]" : "", env.port);
+		chmu_json_begin(stdout, "serving");
+		chmu_json_str(stdout, "url", url);
+		chmu_json_u64(stdout, "region_bytes", env.gran);
+		chmu_json_u64(stdout, "max_regions", env.max_regions);
+		chmu_json_end(stdout);
+		fflush(stdout);
+	} else {
+		fprintf(stderr, TOOL ": serving http://%s%s%s:%u/metrics (regions of %llu bytes, at most %ld series)\n",
+			v6 ? "[" : "", env.host, v6 ? "]" : "", env.port, U(env.gran),
+			env.max_regions);
+	}
 
 	do {
 		if (sigwait(&set, &sig))
@@ -813,7 +793,15 @@ int main(int argc, char **argv)
 	pthread_mutex_lock(&x.lock);
 	served = x.scrapes;
 	pthread_mutex_unlock(&x.lock);
-	fprintf(stderr, TOOL ": %s, %llu scrapes served\n", strsignal(sig), U(served));
+	if (env.json) {
+		chmu_json_begin(stdout, "summary");
+		chmu_json_str(stdout, "signal", strsignal(sig));
+		chmu_json_u64(stdout, "scrapes", served);
+		chmu_json_end(stdout);
+		fflush(stdout);
+	} else {
+		fprintf(stderr, TOOL ": %s, %llu scrapes served\n", strsignal(sig), U(served));
+	}
 	err = 0;
 
 cleanup:
@@ -822,7 +810,6 @@ cleanup:
 	if (lfd >= 0)
 		close(lfd);
 	chmu_exporter_bpf__destroy(skel);
-	owner_names_free(x.names);
-	chmu_close(insts, n);
+	chmu_tool_stop(&t);
 	return err;
 }

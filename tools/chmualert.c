@@ -23,6 +23,7 @@
 #include "chmualert.skel.h"
 #include "lib/alert.h"
 #include "lib/chmubpf.h"
+#include "lib/chmurun.h"
 #include "lib/chmutool.h"
 #include "lib/owner.h"
 
@@ -95,17 +96,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		env.cfg.holdoff = secs_arg(st, key, arg, 0);
 		break;
 	case 'g':
-		if (chmu_parse_size(arg, &env.gran) || env.gran < 256 ||
-		    (env.gran & (env.gran - 1)))
-			argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
+		env.gran = chmu_argp_granularity(st, arg);
 		break;
 	case OPT_BY:
-		if (!strcmp(arg, "cgroup"))
-			env.by_cgroup = true;
-		else if (!strcmp(arg, "unit"))
-			env.by_cgroup = false;
-		else
-			argp_error(st, "--by must be unit or cgroup, not '%s'", arg);
+		env.by_cgroup = chmu_argp_by_cgroup(st, arg);
 		break;
 	case OPT_EXEC_MAX:
 		env.exec_max = chmu_argp_num(st, key, arg, 1, 1024);
@@ -149,7 +143,6 @@ struct state {
 	double mono_to_real;	/* add to CLOCK_MONOTONIC seconds */
 	unsigned int shift;
 	struct owner_names *names;	/* --by cgroup */
-	struct chmu_owner_bpf owner;
 	uint64_t received;
 	/* --exec: commands running (their pids), and those skipped or failed */
 	unsigned int hooks;
@@ -258,6 +251,11 @@ static void run_exec(struct state *s, const struct alert_event *ev,
 		return;
 	}
 	if (!pid) {
+		sigset_t none;
+
+		/* the signals chmualert blocks outside its waits are the command's */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		setpgid(0, 0);	/* its own group: what it starts ends with it */
 		snprintf(buf, sizeof(buf), "%.6f", when);
 		setenv("CHMU_ALERT_TIME", buf, 1);
@@ -368,16 +366,91 @@ static int handle_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
+/* The end of the run: the --exec commands ended, then the summary */
+static void run_end(struct state *s, struct chmualert_bpf *skel)
+{
+	end_hooks(s);	/* the commands still running end first */
+	if (s->hooks_skipped)
+		fprintf(stderr, TOOL ": %llu alerts ran no --exec command: %u were running (--exec-max)\n",
+			U(s->hooks_skipped), env.exec_max);
+	if (s->hooks_killed)
+		fprintf(stderr, TOOL ": %llu --exec commands still running %.0f s after the end were ended (SIGTERM to their process groups)\n",
+			U(s->hooks_killed), EXEC_GRACE);
+	if (env.json) {
+		chmu_json_begin(stdout, "summary");
+		chmu_json_u64(stdout, "alerts", s->table.alerts);
+		chmu_json_u64(stdout, "suppressed", s->table.suppressed);
+		chmu_json_u64(stdout, "rearmed", s->table.rearms);
+		chmu_json_u64(stdout, "entries", s->received);
+		chmu_json_u64(stdout, "dropped", skel->bss->dropped);
+		chmu_json_u64(stdout, "unreadable", skel->bss->unreadable);
+		if (env.by_cgroup)
+			chmu_json_u64(stdout, "unattributed", skel->bss->chmu_owner_unattributed);
+		chmu_json_u64(stdout, "untracked", s->table.full);
+		chmu_json_u64(stdout, "reclaimed", s->table.reclaimed);
+		chmu_json_u64(stdout, "evicted", s->table.evicted);
+		if (env.exec) {
+			chmu_json_u64(stdout, "exec_skipped", s->hooks_skipped);
+			chmu_json_u64(stdout, "exec_failed", s->hooks_failed);
+			chmu_json_u64(stdout, "exec_killed", s->hooks_killed);
+		}
+		chmu_json_end(stdout);
+	} else {
+		fprintf(stderr, TOOL ": %llu alerts, %llu suppressed by the hold-off, %llu re-armed; %llu entries seen, %llu dropped, %llu untracked\n",
+			U(s->table.alerts), U(s->table.suppressed), U(s->table.rearms),
+			U(s->received), U(skel->bss->dropped), U(s->table.full));
+		if (skel->bss->unreadable)
+			fprintf(stderr, TOOL ": %llu entries could not be read from the driver's batch\n",
+				U(skel->bss->unreadable));
+		if (skel->bss->chmu_owner_unattributed)
+			fprintf(stderr, TOOL ": %llu entries not attributed (cgroup unattributed): each drain reads %u struct pages at most (--max-attr-pages)\n",
+				U(skel->bss->chmu_owner_unattributed), chmu_attr_pages);
+		if (s->table.reclaimed)
+			fprintf(stderr, TOOL ": %llu idle keys dropped to make room in the key table (%zu keys)\n",
+				U(s->table.reclaimed), s->table.max);
+		if (s->table.evicted)
+			fprintf(stderr, TOOL ": %llu keys still current evicted to make room in the key table (%zu keys): they start again armed\n",
+				U(s->table.evicted), s->table.max);
+	}
+}
+
+/* What the loop's callbacks share */
+struct alert_run {
+	struct state *s;
+	struct chmualert_bpf *skel;
+	uint64_t dropped;	/* reported so far */
+};
+
+/* After every wake-up (100 ms at most): the alerts' clock, the commands */
+static void on_wake(void *ctx)
+{
+	struct alert_run *r = ctx;
+
+	alert_tick(&r->s->table, mono_now());
+	reap_hooks(r->s, false);
+}
+
+/* Every interval: what the full ring buffer refused meanwhile */
+static int on_interval(void *ctx, uint64_t n)
+{
+	struct alert_run *r = ctx;
+	uint64_t d = r->skel->bss->dropped;
+
+	(void)n;
+	if (d != r->dropped) {
+		fprintf(stderr, TOOL ": %llu hotlist entries dropped by the full ring buffer (%llu in all)\n",
+			U(d - r->dropped), U(d));
+		r->dropped = d;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct argp_child children[] = {
-		{ &chmu_argp, 0, NULL, 0 },
-		{},
-	};
 	static const struct argp argp = {
 		.options = opts,
 		.parser = parse_arg,
-		.children = children,
+		.children = chmu_argp_children_attr,
 		.args_doc = "[interval [count]]",
 		.doc = "Threshold alerts on hot CXL memory (CHMU hotlists), with hysteresis.\n\n"
 		       "EXAMPLES:\n"
@@ -388,27 +461,24 @@ int main(int argc, char **argv)
 	struct chmualert_bpf *skel = NULL;
 	struct ring_buffer *rb = NULL;
 	struct state s = {};
+	struct chmu_tool t = { .name = TOOL, .verbose = &env.verbose };
+	struct alert_run run = { .s = &s };
+	struct chmu_loop loop = { .wake_ms = 100, .on_interval = on_interval,
+				  .on_wake = on_wake, .ctx = &run };
 	struct timespec rt, mt;
-	uint64_t dropped = 0, d;
-	bool tp_btf;
-	int err, n = 0;
-	long ticks = 0;
+	int err, n;
 
-	argp_err_exit_status = CHMU_EXIT_USAGE;
-	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
-		return CHMU_EXIT_USAGE;
-	if (!chmu_env_ok(TOOL, &tp_btf))
-		return CHMU_EXIT_ENV;
+	err = chmu_tool_start(&t, &argp, argc, argv);
+	if (err)
+		return err;
+	s.insts = t.insts;
+	s.ninst = n = t.ninst;
 	s.hook_pids = calloc(env.exec_max, sizeof(*s.hook_pids));
 	if (!s.hook_pids || alert_init(&s.table, &env.cfg, 65536)) {
 		fprintf(stderr, TOOL ": out of memory\n");
-		return CHMU_EXIT_ENV;
-	}
-	chmu_catch_signals();	/* before --enable: every exit restores */
-	err = chmu_open(TOOL, &s.insts, &n);
-	if (err)
+		err = CHMU_EXIT_ENV;
 		goto cleanup;
-	s.ninst = n;
+	}
 	s.shift = 63;
 	for (int i = 0; i < n; i++)
 		if (s.insts[i].unit_shift < s.shift)
@@ -419,16 +489,14 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &mt);
 	s.mono_to_real = (rt.tv_sec - mt.tv_sec) + (rt.tv_nsec - mt.tv_nsec) / 1e9;
 
-	chmu_libbpf_init(env.verbose);
 	skel = chmualert_bpf__open();
 	if (!skel) {
 		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	skel->rodata->targ_memdev = chmu_opts.memdev;
-	skel->rodata->targ_chmu = chmu_opts.chmu;
-	skel->rodata->targ_inst = chmu_opts.inst;
+	run.skel = skel;
+	CHMU_TOOL_TARGETS(skel);
 	/*
 	 * Two whole drains of every instance (its hotlist full) while the
 	 * consumer is away, unless the size was given
@@ -443,30 +511,12 @@ int main(int argc, char **argv)
 						 sizeof(struct alert_item), 256 * 1024);
 	}
 	bpf_map__set_max_entries(skel->maps.events, env.ringbuf);
-	s.owner = CHMU_OWNER_BPF(skel);
-	if (!chmu_owner_prepare(TOOL, &s.owner, env.by_cgroup, &skel->rodata->by_cgroup,
-				&s.names)) {
-		err = CHMU_EXIT_ENV;
+	t.owner = CHMU_OWNER_BPF(skel);
+	err = chmu_tool_load(&t, skel->skeleton, skel->progs.batch_btf, skel->progs.batch_raw,
+			     env.by_cgroup, &skel->rodata->by_cgroup);
+	if (err)
 		goto cleanup;
-	}
-	chmu_pick_prog(skel->progs.batch_btf, skel->progs.batch_raw, tp_btf);
-	err = chmualert_bpf__load(skel);
-	if (err) {
-		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	if (env.by_cgroup && !chmu_owner_ready(TOOL, &s.owner, s.names, true)) {
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	err = chmualert_bpf__attach(skel);
-	if (err) {
-		fprintf(stderr, TOOL ": cannot attach to chmu:chmu_hotlist_batch: %s\n",
-			strerror(-err));
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
+	s.names = t.names;
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &s, NULL);
 	if (!rb) {
 		fprintf(stderr, TOOL ": cannot open the ring buffer: %s\n", strerror(errno));
@@ -485,79 +535,20 @@ int main(int argc, char **argv)
 			chmu_fmt_num(env.cfg.window, win, sizeof(win)));
 	}
 
-	while (!chmu_exiting && (env.count < 0 || ticks < env.count)) {
-		double end = mono_now() + env.interval;
-
-		while (!chmu_exiting && mono_now() < end) {
-			int ms = (end - mono_now()) * 1000 + 1;
-
-			err = ring_buffer__poll(rb, ms > 100 ? 100 : ms);
-			if (err < 0 && err != -EINTR) {
-				fprintf(stderr, TOOL ": ring buffer: %s\n", strerror(-err));
-				err = CHMU_EXIT_ENV;
-				goto cleanup;
-			}
-			alert_tick(&s.table, mono_now());
-			reap_hooks(&s, false);
-			if (chmu_output_broken(TOOL, stdout))
-				break;
-		}
-		ticks++;
-		if (env.by_cgroup)	/* regions made or gone meanwhile */
-			chmu_owner_regions_sync(TOOL, s.names, &s.owner);
-		d = skel->bss->dropped;
-		if (d != dropped) {
-			fprintf(stderr, TOOL ": %llu hotlist entries dropped by the full ring buffer (%llu in all)\n",
-				U(d - dropped), U(d));
-			dropped = d;
-		}
+	loop.interval = env.interval;
+	loop.count = env.count;
+	loop.rb = rb;
+	if (chmu_tool_loop(&t, &loop) < 0) {
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
 	}
-	ring_buffer__consume(rb);
-	end_hooks(&s);	/* the commands still running end first */
-	if (s.hooks_skipped)
-		fprintf(stderr, TOOL ": %llu alerts ran no --exec command: %u were running (--exec-max)\n",
-			U(s.hooks_skipped), env.exec_max);
-	if (s.hooks_killed)
-		fprintf(stderr, TOOL ": %llu --exec commands still running %.0f s after the end were ended (SIGTERM to their process groups)\n",
-			U(s.hooks_killed), EXEC_GRACE);
-	if (env.json) {
-		chmu_json_begin(stdout, "summary");
-		chmu_json_u64(stdout, "alerts", s.table.alerts);
-		chmu_json_u64(stdout, "suppressed", s.table.suppressed);
-		chmu_json_u64(stdout, "rearmed", s.table.rearms);
-		chmu_json_u64(stdout, "entries", s.received);
-		chmu_json_u64(stdout, "dropped", skel->bss->dropped);
-		chmu_json_u64(stdout, "unreadable", skel->bss->unreadable);
-		chmu_json_u64(stdout, "untracked", s.table.full);
-		chmu_json_u64(stdout, "reclaimed", s.table.reclaimed);
-		chmu_json_u64(stdout, "evicted", s.table.evicted);
-		if (env.exec) {
-			chmu_json_u64(stdout, "exec_skipped", s.hooks_skipped);
-			chmu_json_u64(stdout, "exec_failed", s.hooks_failed);
-			chmu_json_u64(stdout, "exec_killed", s.hooks_killed);
-		}
-		chmu_json_end(stdout);
-	} else {
-		fprintf(stderr, TOOL ": %llu alerts, %llu suppressed by the hold-off, %llu re-armed; %llu entries seen, %llu dropped, %llu untracked\n",
-			U(s.table.alerts), U(s.table.suppressed), U(s.table.rearms),
-			U(s.received), U(skel->bss->dropped), U(s.table.full));
-		if (skel->bss->unreadable)
-			fprintf(stderr, TOOL ": %llu entries could not be read from the driver's batch\n",
-				U(skel->bss->unreadable));
-		if (s.table.reclaimed)
-			fprintf(stderr, TOOL ": %llu idle keys dropped to make room in the key table (%zu keys)\n",
-				U(s.table.reclaimed), s.table.max);
-		if (s.table.evicted)
-			fprintf(stderr, TOOL ": %llu keys still current evicted to make room in the key table (%zu keys): they start again armed\n",
-				U(s.table.evicted), s.table.max);
-	}
+	run_end(&s, skel);
 	err = 0;
 
 cleanup:
 	ring_buffer__free(rb);
 	chmualert_bpf__destroy(skel);
-	owner_names_free(s.names);
-	chmu_close(s.insts, n);
+	chmu_tool_stop(&t);
 	alert_free(&s.table);
 	free(s.hook_pids);
 	return err;

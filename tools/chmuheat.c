@@ -24,6 +24,7 @@
 #include "chmuheat.h"
 #include "chmuheat.skel.h"
 #include "lib/chmubpf.h"
+#include "lib/chmurun.h"
 #include "lib/chmutool.h"
 #include "lib/heat.h"
 #include "lib/owner.h"
@@ -34,7 +35,7 @@
 const char *argp_program_version = TOOL " 0.1";
 const char *argp_program_bug_address = "the CHMU lab issue tracker";
 
-enum { OPT_CSV = 1000, OPT_NO_HEATMAP, OPT_WINDOW, OPT_BY };
+enum { OPT_CSV = 1000, OPT_NO_HEATMAP, OPT_WINDOW, OPT_BY, OPT_HEATMAP_ROWS };
 
 static struct env {
 	uint64_t region_size;
@@ -48,32 +49,33 @@ static struct env {
 };
 
 static const struct argp_option opts[] = {
-	{ "granularity", 'g', "SIZE", 0, "Aggregate units into regions of SIZE for the per-region histograms (a power of two >= 4K, default 256M)", 0 },
+	{ "granularity", 'g', "SIZE", 0, "Aggregate units into regions of SIZE for the per-region histograms (a power of two >= 256, default 256M)", 0 },
 	{ "region-size", 'g', NULL, OPTION_ALIAS | OPTION_HIDDEN, NULL, 0 },
-	{ "rows", 'r', "N", 0, "Heatmap rows over the device's capacity (default 16)", 0 },
+	{ "heatmap-rows", OPT_HEATMAP_ROWS, "N", 0, "Heatmap rows over the device's capacity (default 16)", 0 },
+	/* its old spelling, -r/--rows: -r is chmutop's rows shown (docs/options.md) */
+	{ "rows", 'r', "N", OPTION_HIDDEN, NULL, 0 },
 	{ "svg", 'o', "FILE", 0, "Also write the heatmap as an SVG image", 0 },
 	{ "json", 'j', NULL, 0, "NDJSON records instead of text", 0 },
 	{ "csv", OPT_CSV, NULL, 0, "CSV rows instead of text", 0 },
 	{ "no-heatmap", OPT_NO_HEATMAP, NULL, 0, "No heatmap at the end", 0 },
-	{ "window", OPT_WINDOW, "N", 0, "The heatmap shows the last N intervals (default: count, or 3600)", 0 },
+	{ "heatmap-intervals", OPT_WINDOW, "N", 0, "The heatmap shows the last N intervals (default: count, or 3600)", 0 },
+	/* its old spelling: --window is chmualert's, in seconds (docs/options.md) */
+	{ "window", OPT_WINDOW, NULL, OPTION_ALIAS | OPTION_HIDDEN, NULL, 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each interval", 0 },
-	{ "by", OPT_BY, "KEY", 0, "instance (default), or cgroup: also a histogram per owner of the units (the memory cgroup with most of a unit's pages, read at the drain)", 0 },
+	{ "by", OPT_BY, "KEY", 0, "unit (default: histograms of the units per instance), or cgroup: also a histogram per owner of the units (the memory cgroup with most of a unit's pages, read at the drain)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{},
 };
 
 static error_t parse_arg(int key, char *arg, struct argp_state *st)
 {
-	uint64_t sz;
-
 	switch (key) {
 	case 'g':
-		if (chmu_parse_size(arg, &sz) || sz < 4096 || (sz & (sz - 1)))
-			argp_error(st, "granularity must be a power of two >= 4K, not '%s'", arg);
-		env.region_size = sz;
+		env.region_size = chmu_argp_granularity(st, arg);
 		break;
 	case 'r':
-		env.rows = chmu_argp_num(st, key, arg, 1, 4096);
+	case OPT_HEATMAP_ROWS:
+		env.rows = chmu_argp_num(st, OPT_HEATMAP_ROWS, arg, 1, 4096);
 		break;
 	case 'o':
 		env.svg = arg;
@@ -105,12 +107,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 			argp_error(st, "--by cgroup has no CSV form (-j has it)");
 		break;
 	case OPT_BY:
-		if (!strcmp(arg, "cgroup"))
-			env.by_cgroup = true;
-		else if (!strcmp(arg, "instance"))
-			env.by_cgroup = false;
-		else
-			argp_error(st, "--by must be instance or cgroup, not '%s'", arg);
+		/* "instance": the old name of unit */
+		env.by_cgroup = strcmp(arg, "instance") && chmu_argp_by_cgroup(st, arg);
 		if (env.csv && env.by_cgroup)
 			argp_error(st, "--by cgroup has no CSV form (-j has it)");
 		break;
@@ -131,7 +129,6 @@ struct state {
 	__u64 (*total)[CHMUHEAT_SLOTS];	/* per instance, whole run */
 	struct hist *interval;		/* per instance, this interval */
 	struct owner_names *names;	/* --by cgroup */
-	struct chmu_owner_bpf owner;
 	struct owner_row *orows, *ototal;	/* this interval's, the run's */
 	size_t norows, nototal, caporows, capototal;
 	uint64_t oom_interval, oom_total;	/* entries left out of them: no memory */
@@ -163,49 +160,58 @@ static void print_time(FILE *f)
 	fprintf(f, "%-8s\n", buf);
 }
 
+/* The keys of a generation, listed by chmu_map_dump() */
+struct gen_keys {
+	char *keys;
+	size_t n, cap, ksz;
+	__u32 g;
+};
+
+static int list_gen_key(const void *key, const void *val, void *ctx)
+{
+	struct gen_keys *l = ctx;
+	__u32 kg;
+	char *nk;
+
+	(void)val;
+	memcpy(&kg, (const char *)key + sizeof(__u32), sizeof(kg));
+	/* and any older one a run wrote late (chmu_gen_advance) */
+	if ((int32_t)(kg - l->g) > 0)
+		return 0;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 256;
+		nk = realloc(l->keys, l->cap * l->ksz);
+		if (!nk)
+			return -ENOMEM;
+		l->keys = nk;
+	}
+	memcpy(l->keys + l->n++ * l->ksz, key, l->ksz);
+	return 0;
+}
+
 /*
  * Take out of map @fd every entry whose key is of generation @g or older (the
  * second 32-bit word of every interval-cleared key), handing each to @fn.
- * Keys are listed first, then taken one by one, so that deleting does not
- * disturb the walk.
+ * Keys are listed first, then taken one by one (looked up and deleted at
+ * once), so that deleting does not disturb the walk.
  */
 static int take_generation(int fd, size_t ksz, size_t vsz, __u32 g,
 			   void (*fn)(struct state *, const void *, const void *,
 				      uint64_t),
 			   struct state *s, uint64_t col)
 {
-	char *keys = NULL, *nk, *val = malloc(vsz);
-	size_t n = 0, cap = 0, i;
-	int err = 0;
+	struct gen_keys l = { .ksz = ksz, .g = g };
+	char *val = malloc(vsz);
+	size_t i;
+	int err;
 
 	if (!val)
 		return -ENOMEM;
-	for (;;) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
-			nk = realloc(keys, cap * ksz);
-			if (!nk) {
-				err = -ENOMEM;
-				goto out;
-			}
-			keys = nk;
-		}
-		if (bpf_map_get_next_key(fd, n ? keys + (n - 1) * ksz : NULL,
-					 keys + n * ksz))
-			break;
-		n++;
-	}
-	for (i = 0; i < n; i++) {
-		const char *k = keys + i * ksz;
-		__u32 kg;
-
-		memcpy(&kg, k + sizeof(__u32), sizeof(kg));
-		/* and any older one a run wrote late (chmu_gen_advance) */
-		if ((int32_t)(kg - g) <= 0 && !bpf_map_lookup_and_delete_elem(fd, k, val))
-			fn(s, k, val, col);
-	}
-out:
-	free(keys);
+	err = chmu_map_dump(fd, ksz, vsz, list_gen_key, &l);
+	for (i = 0; !err && i < l.n; i++)
+		if (!bpf_map_lookup_and_delete_elem(fd, l.keys + i * ksz, val))
+			fn(s, l.keys + i * ksz, val, col);
+	free(l.keys);
 	free(val);
 	return err;
 }
@@ -410,24 +416,44 @@ static int collect(struct state *s, __u32 g, uint64_t col)
 	return 0;
 }
 
+/* The regions map's keys, listed by chmu_map_dump() */
+struct region_list {
+	struct region_key *keys;
+	int n, cap;
+};
+
+static int list_region(const void *key, const void *val, void *ctx)
+{
+	struct region_list *l = ctx;
+
+	(void)val;	/* looked up again once sorted */
+	if (l->n == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 64;
+		struct region_key *nk = realloc(l->keys, cap * sizeof(*nk));
+
+		if (!nk)
+			return -ENOMEM;
+		l->keys = nk;
+		l->cap = cap;
+	}
+	l->keys[l->n++] = *(const struct region_key *)key;
+	return 0;
+}
+
 static void print_regions(struct state *s)
 {
 	int rfd = bpf_map__fd(s->skel->maps.regions);
-	struct region_key rk, next, *keys = NULL;
+	struct region_list l = {};
+	struct region_key *keys;
 	struct region_val rv;
-	int n = 0, err, i, j;
+	int n, i, j;
 	char a[32];
 
-	for (err = bpf_map_get_next_key(rfd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(rfd, &rk, &next)) {
-		struct region_key *nk = realloc(keys, (n + 1) * sizeof(*keys));
-
-		if (!nk)
-			break;
-		keys = nk;
-		rk = next;
-		keys[n++] = rk;
-	}
+	/* what was listed before a failure (out of memory) is still printed */
+	chmu_map_dump(rfd, sizeof(struct region_key), sizeof(struct region_val),
+		      list_region, &l);
+	keys = l.keys;
+	n = l.n;
 	/* by instance, then address */
 	for (i = 1; i < n; i++)
 		for (j = i; j > 0 && (keys[j - 1].inst > keys[j].inst ||
@@ -597,16 +623,101 @@ static void print_totals(struct state *s)
 	}
 }
 
+/*
+ * The end of the run: the run's histograms, regions and heatmap, then every
+ * entry left out of an aggregate with its reason, and the NDJSON summary
+ */
+static void run_end(struct state *s)
+{
+	char sz[32];
+	int i;
+
+	if (!env.json && !env.csv)
+		print_totals(s);
+	else if (env.json && env.by_cgroup)
+		for (i = 0; i < s->ninst; i++)
+			print_owners(s, s->ototal, s->nototal, i, 0, true);
+	print_regions(s);
+	if (env.heatmap || env.svg)
+		print_heatmaps(s);
+	/* every entry left out of an aggregate, with its reason */
+	if (s->skel->bss->dropped_hist)
+		fprintf(stderr, TOOL ": %llu entries not in the histograms: their BPF map was full\n",
+			U(s->skel->bss->dropped_hist));
+	if (s->skel->bss->dropped_region)
+		fprintf(stderr, TOOL ": %llu entries not in the regions: their BPF map was full (a larger -g makes fewer regions)\n",
+			U(s->skel->bss->dropped_region));
+	if (s->skel->bss->dropped_cell)
+		fprintf(stderr, TOOL ": %llu entries not in the heatmap: its BPF map was full\n",
+			U(s->skel->bss->dropped_cell));
+	if (s->skel->bss->beyond_rows)
+		fprintf(stderr, TOOL ": %llu entries not in the heatmap: their DPA is past its %u rows of %s\n",
+			U(s->skel->bss->beyond_rows), env.rows,
+			chmu_fmt_size(s->row_size, sz, sizeof(sz)));
+	if (s->oom_interval || s->oom_total)
+		fprintf(stderr, TOOL ": %llu entries not in the intervals' histograms per cgroup, %llu not in the run's: out of memory\n",
+			U(s->oom_interval), U(s->oom_total));
+	if (s->skel->bss->dropped_owner)
+		fprintf(stderr, TOOL ": %llu entries not in the histograms per cgroup: their BPF map was full (%u owners per interval)\n",
+			U(s->skel->bss->dropped_owner), CHMUHEAT_MAX_OWNERS);
+	if (s->skel->bss->chmu_owner_unattributed)
+		fprintf(stderr, TOOL ": %llu entries not attributed: each drain reads %u struct pages at most (--max-attr-pages)\n",
+			U(s->skel->bss->chmu_owner_unattributed), chmu_attr_pages);
+	if (s->skel->bss->dropped_read)
+		fprintf(stderr, TOOL ": %llu entries in no aggregate: the driver's batch could not be read\n",
+			U(s->skel->bss->dropped_read));
+	/* and what never reached the tool */
+	if (s->skel->bss->overflows)
+		fprintf(stderr, TOOL ": the device reported overflow in %llu of %llu drains: hot units it could not post are in no figure\n",
+			U(s->skel->bss->overflows), U(s->skel->bss->batches));
+	if (s->skel->bss->lost)
+		fprintf(stderr, TOOL ": the driver counted %llu entries lost to its perf AUX consumer during the run (they are in these figures)\n",
+			U(s->skel->bss->lost));
+	if (env.json) {
+		chmu_json_begin(stdout, "summary");
+		chmu_json_u64(stdout, "entries", s->skel->bss->entries);
+		chmu_json_u64(stdout, "dropped", s->skel->bss->dropped_hist +
+			      s->skel->bss->dropped_region + s->skel->bss->dropped_cell +
+			      s->skel->bss->beyond_rows + s->skel->bss->dropped_read);
+		chmu_json_u64(stdout, "dropped_hist", s->skel->bss->dropped_hist);
+		chmu_json_u64(stdout, "dropped_regions", s->skel->bss->dropped_region);
+		chmu_json_u64(stdout, "dropped_cells", s->skel->bss->dropped_cell);
+		chmu_json_u64(stdout, "beyond_rows", s->skel->bss->beyond_rows);
+		chmu_json_u64(stdout, "dropped_read", s->skel->bss->dropped_read);
+		if (env.by_cgroup) {
+			chmu_json_u64(stdout, "dropped_owners", s->skel->bss->dropped_owner);
+			chmu_json_u64(stdout, "unattributed",
+				      s->skel->bss->chmu_owner_unattributed);
+		}
+		chmu_json_u64(stdout, "batches", s->skel->bss->batches);
+		chmu_json_u64(stdout, "overflows", s->skel->bss->overflows);
+		chmu_json_u64(stdout, "lost", s->skel->bss->lost);
+		chmu_json_u64(stdout, "intervals", s->intervals);
+		chmu_json_u64(stdout, "heatmap_intervals", s->intervals < s->maxcols ?
+			      s->intervals : s->maxcols);
+		chmu_json_end(stdout);
+	}
+}
+
+/* The interval ended: take it (no drain still writes it) and print it */
+static int on_interval(void *ctx, uint64_t n)
+{
+	struct state *s = ctx;
+	__u32 g = chmu_gen_advance(&s->skel->bss->gen, s->skel->bss->gen_busy);
+	int err = collect(s, g, n);
+
+	if (err)
+		return err;
+	s->intervals++;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct argp_child children[] = {
-		{ &chmu_argp, 0, NULL, 0 },
-		{},
-	};
 	static const struct argp argp = {
 		.options = opts,
 		.parser = parse_arg,
-		.children = children,
+		.children = chmu_argp_children_attr,
 		.args_doc = "[interval [count]]",
 		.doc = "Histograms and heatmaps of CXL memory hotness (CHMU hotlists).\n\n"
 		       "EXAMPLES:\n"
@@ -616,25 +727,17 @@ int main(int argc, char **argv)
 		       "  chmuheat --enable -t 5 -u 4K -e 1000000 5 1\n",
 	};
 	struct state s = {};
-	struct chmu_inst *all = NULL;
-	bool tp_btf;
-	int n = 0, i, err = 0;
-	uint64_t cap = 0, deadline;
-	sigset_t waitmask;
-	char sz[32];
-	__u32 g;
+	struct chmu_tool t = { .name = TOOL, .verbose = &env.verbose };
+	struct chmu_loop loop = { .on_interval = on_interval, .ctx = &s };
+	struct chmu_inst *all;
+	int n, i, err = 0;
+	uint64_t cap = 0;
 
-	argp_err_exit_status = CHMU_EXIT_USAGE;
-	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
-		return CHMU_EXIT_USAGE;
-	if (!chmu_env_ok(TOOL, &tp_btf))
-		return CHMU_EXIT_ENV;
-	chmu_catch_signals();	/* before --enable: every exit restores */
-	err = chmu_open(TOOL, &all, &n);
+	err = chmu_tool_start(&t, &argp, argc, argv);
 	if (err)
 		return err;
-	s.insts = all;
-	s.ninst = n;
+	s.insts = all = t.insts;
+	s.ninst = n = t.ninst;
 	for (i = 0; i < n; i++)
 		if (all[i].capacity > cap)
 			cap = all[i].capacity;
@@ -645,7 +748,7 @@ int main(int argc, char **argv)
 	s.maxcols = env.window ? env.window : env.count > 0 && env.count <= 100000 ?
 		    env.count : 3600;
 	if ((uint64_t)s.maxcols * env.rows > HEAT_MAX_CELLS) {
-		fprintf(stderr, TOOL ": a heatmap of %u rows x %u intervals is more than %u cells: fewer rows (-r) or a smaller --window\n",
+		fprintf(stderr, TOOL ": a heatmap of %u rows x %u intervals is more than %u cells: fewer --heatmap-rows or --heatmap-intervals\n",
 			env.rows, s.maxcols, HEAT_MAX_CELLS);
 		err = CHMU_EXIT_USAGE;
 		goto cleanup;
@@ -666,136 +769,42 @@ int main(int argc, char **argv)
 		s.grids[i].row_size = s.row_size;
 	}
 
-	chmu_libbpf_init(env.verbose);
 	s.skel = chmuheat_bpf__open();
 	if (!s.skel) {
 		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
 		err = CHMU_EXIT_ENV;
 		goto cleanup;
 	}
-	s.skel->rodata->targ_memdev = chmu_opts.memdev;
-	s.skel->rodata->targ_chmu = chmu_opts.chmu;
-	s.skel->rodata->targ_inst = chmu_opts.inst;
+	CHMU_TOOL_TARGETS(s.skel);
 	s.skel->rodata->region_shift = __builtin_ctzll(env.region_size);
 	s.skel->rodata->row_shift = __builtin_ctzll(s.row_size);
 	s.skel->rodata->max_rows = env.rows;
-	s.owner = CHMU_OWNER_BPF(s.skel);
-	if (!chmu_owner_prepare(TOOL, &s.owner, env.by_cgroup, &s.skel->rodata->by_cgroup,
-				&s.names)) {
-		err = CHMU_EXIT_ENV;
+	t.owner = CHMU_OWNER_BPF(s.skel);
+	err = chmu_tool_load(&t, s.skel->skeleton, s.skel->progs.batch_btf,
+			     s.skel->progs.batch_raw, env.by_cgroup, &s.skel->rodata->by_cgroup);
+	if (err)
 		goto cleanup;
-	}
-	chmu_pick_prog(s.skel->progs.batch_btf, s.skel->progs.batch_raw, tp_btf);
-	err = chmuheat_bpf__load(s.skel);
-	if (err) {
-		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	if (env.by_cgroup && !chmu_owner_ready(TOOL, &s.owner, s.names, true)) {
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	err = chmuheat_bpf__attach(s.skel);
-	if (err) {
-		fprintf(stderr, TOOL ": cannot attach to chmu:chmu_hotlist_batch: %s\n",
-			strerror(-err));
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
+	s.names = t.names;
 	if (!env.json && !env.csv)
 		printf("Tracing %d CHMU instance%s (%s)... Ctrl-C to end.\n\n", n,
-		       n == 1 ? "" : "s", tp_btf ? "tp_btf" : "raw_tp");
+		       n == 1 ? "" : "s", t.tp_btf ? "tp_btf" : "raw_tp");
 	else if (env.csv)
 		printf("kind,instance,interval,dpa_lo,dpa_hi,hpa_lo,hpa_hi,lo,hi,entries,sum,max\n");
 	fflush(stdout);
 
-	/* the signals that end the run come in only while it sleeps */
-	chmu_block_signals(&waitmask);
-	deadline = chmu_now_ns();
-	while (!chmu_exiting && (env.count < 0 || s.intervals < (uint64_t)env.count)) {
-		/* the next interval's end; after a stall, a whole one from now */
-		deadline += env.interval * 1000000000ULL;
-		if (deadline <= chmu_now_ns())
-			deadline = chmu_now_ns() + env.interval * 1000000000ULL;
-		chmu_sleep_until(deadline, &waitmask, &chmu_exiting);
-		if (env.by_cgroup)	/* regions made or gone meanwhile */
-			chmu_owner_regions_sync(TOOL, s.names, &s.owner);
-		g = chmu_gen_advance(&s.skel->bss->gen, s.skel->bss->gen_busy);
-		err = collect(&s, g, s.intervals);
-		if (err) {
-			fprintf(stderr, TOOL ": reading the maps: %s\n", strerror(-err));
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
-		s.intervals++;
-		if (chmu_output_broken(TOOL, stdout))
-			break;
+	loop.interval = env.interval;
+	loop.count = env.count;
+	err = chmu_tool_loop(&t, &loop);
+	if (err) {
+		fprintf(stderr, TOOL ": reading the maps: %s\n", strerror(-err));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
 	}
-	if (!env.json && !env.csv)
-		print_totals(&s);
-	else if (env.json && env.by_cgroup)
-		for (i = 0; i < s.ninst; i++)
-			print_owners(&s, s.ototal, s.nototal, i, 0, true);
-	print_regions(&s);
-	if (env.heatmap || env.svg)
-		print_heatmaps(&s);
-	/* every entry left out of an aggregate, with its reason */
-	if (s.skel->bss->dropped_hist)
-		fprintf(stderr, TOOL ": %llu entries not in the histograms: their BPF map was full\n",
-			U(s.skel->bss->dropped_hist));
-	if (s.skel->bss->dropped_region)
-		fprintf(stderr, TOOL ": %llu entries not in the regions: their BPF map was full (a larger -g makes fewer regions)\n",
-			U(s.skel->bss->dropped_region));
-	if (s.skel->bss->dropped_cell)
-		fprintf(stderr, TOOL ": %llu entries not in the heatmap: its BPF map was full\n",
-			U(s.skel->bss->dropped_cell));
-	if (s.skel->bss->beyond_rows)
-		fprintf(stderr, TOOL ": %llu entries not in the heatmap: their DPA is past its %u rows of %s\n",
-			U(s.skel->bss->beyond_rows), env.rows,
-			chmu_fmt_size(s.row_size, sz, sizeof(sz)));
-	if (s.oom_interval || s.oom_total)
-		fprintf(stderr, TOOL ": %llu entries not in the intervals' histograms per cgroup, %llu not in the run's: out of memory\n",
-			U(s.oom_interval), U(s.oom_total));
-	if (s.skel->bss->dropped_owner)
-		fprintf(stderr, TOOL ": %llu entries not in the histograms per cgroup: their BPF map was full (%u owners per interval)\n",
-			U(s.skel->bss->dropped_owner), CHMUHEAT_MAX_OWNERS);
-	if (s.skel->bss->dropped_read)
-		fprintf(stderr, TOOL ": %llu entries in no aggregate: the driver's batch could not be read\n",
-			U(s.skel->bss->dropped_read));
-	/* and what never reached the tool */
-	if (s.skel->bss->overflows)
-		fprintf(stderr, TOOL ": the device reported overflow in %llu of %llu drains: hot units it could not post are in no figure\n",
-			U(s.skel->bss->overflows), U(s.skel->bss->batches));
-	if (s.skel->bss->lost)
-		fprintf(stderr, TOOL ": the driver counted %llu entries lost to its perf AUX consumer during the run (they are in these figures)\n",
-			U(s.skel->bss->lost));
-	if (env.json) {
-		chmu_json_begin(stdout, "summary");
-		chmu_json_u64(stdout, "entries", s.skel->bss->entries);
-		chmu_json_u64(stdout, "dropped", s.skel->bss->dropped_hist +
-			      s.skel->bss->dropped_region + s.skel->bss->dropped_cell +
-			      s.skel->bss->beyond_rows + s.skel->bss->dropped_read);
-		chmu_json_u64(stdout, "dropped_hist", s.skel->bss->dropped_hist);
-		chmu_json_u64(stdout, "dropped_regions", s.skel->bss->dropped_region);
-		chmu_json_u64(stdout, "dropped_cells", s.skel->bss->dropped_cell);
-		chmu_json_u64(stdout, "beyond_rows", s.skel->bss->beyond_rows);
-		chmu_json_u64(stdout, "dropped_read", s.skel->bss->dropped_read);
-		if (env.by_cgroup)
-			chmu_json_u64(stdout, "dropped_owners", s.skel->bss->dropped_owner);
-		chmu_json_u64(stdout, "batches", s.skel->bss->batches);
-		chmu_json_u64(stdout, "overflows", s.skel->bss->overflows);
-		chmu_json_u64(stdout, "lost", s.skel->bss->lost);
-		chmu_json_u64(stdout, "intervals", s.intervals);
-		chmu_json_u64(stdout, "heatmap_intervals", s.intervals < s.maxcols ?
-			      s.intervals : s.maxcols);
-		chmu_json_end(stdout);
-	}
+	run_end(&s);
 	err = 0;
 
 cleanup:
 	chmuheat_bpf__destroy(s.skel);
-	owner_names_free(s.names);
 	free(s.orows);
 	free(s.ototal);
 	for (i = 0; s.grids && i < s.ninst; i++)
@@ -803,6 +812,6 @@ cleanup:
 	free(s.grids);
 	free(s.total);
 	free(s.interval);
-	chmu_close(all, n);
+	chmu_tool_stop(&t);
 	return err;
 }

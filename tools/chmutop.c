@@ -25,7 +25,9 @@
 #include "chmutop.h"
 #include "chmutop.skel.h"
 #include "lib/chmubpf.h"
+#include "lib/chmurun.h"
 #include "lib/chmutool.h"
+#include "lib/chmuabi.h"
 #include "lib/owner.h"
 #include "lib/procmap.h"
 #include "lib/top.h"
@@ -62,7 +64,7 @@ static const struct argp_option opts[] = {
 	{ "batch", 'b', NULL, 0, "Plain text frames, no terminal control or keys", 0 },
 	{ "json", 'j', NULL, 0, "NDJSON records per interval (no terminal control either: -b is implied)", 0 },
 	{ "cgroup", 'G', NULL, 0, "Show the memory cgroup that owns each unit's pages, read when the frame is drawn (a column, NDJSON fields)", 0 },
-	{ "pid", 'p', "PID,...", 0, "Show which of these processes map each unit's pages (a column, NDJSON fields)", 0 },
+	{ "pid", 'p', "PID,...", 0, "Only the units these processes map, with which of them map each unit's pages (a column, NDJSON fields)", 0 },
 	{ "by", OPT_BY, "KEY", 0, "One row per unit (default), per cgroup or per process: the rates and sums of the units it owns or maps, split by page shares", 0 },
 	{ "max-units", OPT_MAX_UNITS, "N", 0, "Units (or regions) the kernel map holds (default 16384)", 0 },
 	{ "bpf-stats", OPT_BPF_STATS, NULL, 0, "Measure chmutop's BPF run time (turns on the kernel's BPF statistics, which every BPF program on the machine then pays for)", 0 },
@@ -82,9 +84,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 		env.rows = chmu_argp_num(st, key, arg, 1, 10000);
 		break;
 	case 'g':
-		if (chmu_parse_size(arg, &env.gran) || env.gran < 256 ||
-		    (env.gran & (env.gran - 1)))
-			argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
+		env.gran = chmu_argp_granularity(st, arg);
 		break;
 	case 'C':
 		env.noclear = true;
@@ -137,9 +137,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 
 /*
  * Header lines: title, 5 per instance (its line, two of health, two of
- * its promoter's), 7 notes, the blank line
+ * its promoter's), 8 notes, the blank line
  */
-#define TOP_HEAD_MAX(ninst) (9 + 5 * (size_t)(ninst))
+#define TOP_HEAD_MAX(ninst) (10 + 5 * (size_t)(ninst))
 
 static uint64_t now_ns(void)
 {
@@ -160,16 +160,20 @@ struct state {
 	__u32 end_gen;			/* the interval the frame closes */
 	struct drain_ctr *dprev;	/* per instance, the driver's counters */
 	struct top_promote *pprev;	/* per instance, its promoter's */
+	bool *prom;			/* per instance, has a promoter (at start) */
+	__u64 *cfg_events;		/* per instance, chmu_config events applied */
 	uint64_t bpf_ns_prev, bpf_runs_prev;
 	struct top_row *rows;
 	size_t nrows, cap;
 	uint64_t units;			/* map entries */
 	struct owner_names *names;	/* -G: cgroup paths */
+	struct owner_names *own_names;	/* -p without -G: ours */
 	struct chmu_owner_bpf owner;	/* -G: the skeleton's attribution */
 	struct owner_groups groups;	/* --by cgroup, --by process */
 	struct procmap pm;		/* -p, --by process */
 	struct procmap_range *ranges;
 	size_t pids_scanned, pids_skipped;	/* the last frame's */
+	size_t unmapped;		/* -p: units none of them maps, left out */
 	struct pid_name { pid_t pid; char name[48]; } *pnames;
 	size_t npnames, cappnames;
 	bool interactive, paused, color, help;
@@ -303,23 +307,32 @@ static struct drain_ctr drain_read(const char *inst)
 	};
 }
 
-/* The instance's promoter (sysfs promote/), if the driver has one. */
-static struct top_promote promote_read(const char *inst)
+/*
+ * The instance's promoter (sysfs promote/), if the driver has one (known
+ * from the start): promote/enable each interval, its counters only while
+ * it is on or was at the last read (off, they do not move), or @all.
+ */
+static struct top_promote promote_read(struct state *s, int i, bool all)
 {
 	static const char *const failed[TOP_PF_NR] = {
 		"promote/failed_gone", "promote/failed_not_lru",
 		"promote/failed_isolate", "promote/failed_no_memory",
 		"promote/failed_on_target", "promote/failed_busy",
 	};
+	const char *inst = s->insts[i].path;
 	struct top_promote p = { 0 };
-	char path[600];
 	int k;
 
-	snprintf(path, sizeof(path), "%s/promote", inst);
-	if (access(path, F_OK))
+	if (!s->prom[i])
 		return p;
 	p.present = true;
 	p.enabled = chmu_attr_u64(inst, "promote/enable") == 1;
+	if (!all && !p.enabled && !s->pprev[i].enabled) {
+		p = s->pprev[i];
+		p.present = true;
+		p.enabled = false;
+		return p;
+	}
 	p.node = (int64_t)chmu_attr_u64(inst, "promote/node");
 	p.pending = chmu_attr_u64(inst, "promote/pending");
 	p.queued = chmu_attr_u64(inst, "promote/queued");
@@ -330,6 +343,25 @@ static struct top_promote promote_read(const char *inst)
 	for (k = 0; k < TOP_PF_NR; k++)
 		p.failed[k] = chmu_attr_u64(inst, failed[k]);
 	return p;
+}
+
+/*
+ * The instances' configuration, as chmu:chmu_config last reported it
+ * (read from sysfs once, at start): one map lookup per instance.
+ */
+static void config_sync(struct state *s)
+{
+	int fd = bpf_map__fd(s->skel->maps.chmu_cfgs);
+
+	for (int i = 0; i < s->ninst; i++) {
+		struct chmu_cfg c;
+		__u32 id = s->insts[i].id;
+
+		if (bpf_map_lookup_elem(fd, &id, &c) || c.events == s->cfg_events[i])
+			continue;
+		chmu_inst_apply_cfg(&s->insts[i], &c);
+		s->cfg_events[i] = c.events;
+	}
 }
 
 /* Counters moved on since @p (a re-enable restarts them: from zero). */
@@ -404,57 +436,29 @@ static int add_row(struct state *s, const struct unit_key *k,
 	return 0;
 }
 
-#define READ_BATCH 512
+struct units_walk {
+	struct state *s;
+	__u32 g;
+	double secs;
+};
 
-/*
- * The units map, as rows; interval sums of generation @g. Read in batches
- * (a few syscalls for thousands of units); element by element where the
- * kernel has no batch operations for the map.
- */
+static int take_unit(const void *key, const void *val, void *ctx)
+{
+	struct units_walk *w = ctx;
+
+	/* the time after the element's read: no entry is later */
+	return add_row(w->s, key, val, w->g, w->secs, now_ns()) ? -ENOMEM : 0;
+}
+
+/* The units map, as rows; interval sums of generation @g. */
 static int read_units(struct state *s, __u32 g, double secs)
 {
-	static struct unit_key keys[READ_BATCH];
-	static struct unit_stat vals[READ_BATCH];
-	int fd = bpf_map__fd(s->skel->maps.units), err = 0;
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	__u32 in = 0, out = 0, n, i;
-	struct unit_key k, next;
-	bool first = true;
-	uint64_t now;
+	struct units_walk w = { .s = s, .g = g, .secs = secs };
 
 	s->nrows = 0;
 	s->units = 0;
-	for (;;) {
-		n = READ_BATCH;
-		err = bpf_map_lookup_batch(fd, first ? NULL : &in, &out, keys,
-					   vals, &n, &opts);
-		if (err && err != -ENOENT)
-			break;
-		now = now_ns();	/* after the read: no entry is later */
-		for (i = 0; i < n; i++)
-			if (add_row(s, &keys[i], &vals[i], g, secs, now))
-				return -ENOMEM;
-		if (err == -ENOENT)
-			return 0;
-		in = out;
-		first = false;
-	}
-	/* 524: the kernel's ENOTSUPP, which may reach user space here. */
-	if (!first || (err != -EINVAL && err != -524 && err != -EOPNOTSUPP))
-		return err;
-	/* No batch operations: element by element. */
-	while (!bpf_map_get_next_key(fd, first ? NULL : &k, &next)) {
-		struct unit_stat u;
-
-		first = false;
-		k = next;
-		if (bpf_map_lookup_elem(fd, &k, &u))
-			continue;
-		now = now_ns();
-		if (add_row(s, &k, &u, g, secs, now))
-			return -ENOMEM;
-	}
-	return 0;
+	return chmu_map_dump(bpf_map__fd(s->skel->maps.units), sizeof(struct unit_key),
+			     sizeof(struct unit_stat), take_unit, &w);
 }
 
 /*
@@ -603,6 +607,21 @@ static int map_procs(struct state *s, struct top_row *rows, size_t n)
 	return err;
 }
 
+/*
+ * -p PID,...: keep the rows of the units one of the named processes maps a
+ * page of (in their sorted order); the others are counted, not shown.
+ */
+static void pid_filter(struct state *s)
+{
+	size_t r, k = 0;
+
+	for (r = 0; r < s->nrows; r++)
+		if (s->rows[r].procs.pid[0])
+			s->rows[k++] = s->rows[r];
+	s->unmapped = s->nrows - k;
+	s->nrows = k;
+}
+
 /* "comm[pid]", read once per frame per process */
 static const char *pid_name(struct state *s, pid_t pid)
 {
@@ -720,7 +739,7 @@ static void frame_end(struct state *s)
 /* The promoter's lines of the header, if the driver has one. */
 static void promote_head(struct state *s, int i, double secs)
 {
-	struct top_promote p = promote_read(s->insts[i].path);
+	struct top_promote p = promote_read(s, i, false);
 	char line[256], *l;
 
 	top_fmt_promote(line, sizeof(line), &p, &s->pprev[i], secs,
@@ -733,7 +752,7 @@ static void promote_head(struct state *s, int i, double secs)
 /* The promoter's fields of an instance record: over the interval. */
 static void promote_json(struct state *s, int i)
 {
-	struct top_promote p = promote_read(s->insts[i].path);
+	struct top_promote p = promote_read(s, i, false);
 	const struct top_promote *q = &s->pprev[i];
 	uint64_t failed = 0;
 	int k;
@@ -828,7 +847,7 @@ static void frame_skip(struct state *s)
 	for (i = 0; i < s->ninst; i++) {
 		s->prev[i] = s->cur[i];
 		s->dprev[i] = drain_read(s->insts[i].path);
-		s->pprev[i] = promote_read(s->insts[i].path);
+		s->pprev[i] = promote_read(s, i, false);
 	}
 	bpf_cost(s, &ns, &runs);
 	s->bpf_ns_prev = ns;
@@ -850,6 +869,7 @@ static int frame(struct state *s, double secs, unsigned int n)
 	int i;
 
 	bpf_cost(s, &bpf_ns, &bpf_runs);
+	config_sync(s);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
 	top_sort(s->rows, s->nrows, env.sort);
 	shown = s->nrows < env.rows ? s->nrows : env.rows;
@@ -859,9 +879,16 @@ static int frame(struct state *s, double secs, unsigned int n)
 		int err = 0;
 
 		s->npnames = 0;
-		if (env.cgroup)
+		if (env.npids && env.by == BY_UNIT) {
+			/* -p filters: the units the named processes map, of all */
+			err = map_procs(s, s->rows, s->nrows);
+			if (!err)
+				pid_filter(s);
+			shown = nr = s->nrows < env.rows ? s->nrows : env.rows;
+		}
+		if (!err && env.cgroup)
 			err = resolve(s, s->rows, nr);
-		if (!err && env.procs)
+		if (!err && env.procs && !(env.npids && env.by == BY_UNIT))
 			err = map_procs(s, s->rows, nr);
 		if (!err && env.by != BY_UNIT)
 			err = group_rows(s);
@@ -877,7 +904,6 @@ static int frame(struct state *s, double secs, unsigned int n)
 		for (i = 0; i < s->ninst; i++) {
 			const struct inst_stat *cur = &s->cur[i];
 
-			chmu_inst_read(&s->insts[i]);
 			health_of(s, i, cur, secs, &h);
 			chmu_json_begin_at(stdout, "instance", s->end_wall_ns / 1e9);
 			chmu_json_u64(stdout, "interval", n);
@@ -908,6 +934,8 @@ static int frame(struct state *s, double secs, unsigned int n)
 			chmu_json_u64(stdout, "dropped", dropped);
 			chmu_json_u64(stdout, "unreadable", unreadable);
 			chmu_json_u64(stdout, "evicted", evicted);
+			if (env.npids && env.by == BY_UNIT)
+				chmu_json_u64(stdout, "unmapped_units", s->unmapped);
 			promote_json(s, i);
 			chmu_json_end(stdout);
 			s->prev[i] = *cur;
@@ -951,7 +979,6 @@ static int frame(struct state *s, double secs, unsigned int n)
 	for (i = 0; i < s->ninst; i++) {
 		struct chmu_inst *in = &s->insts[i];
 
-		chmu_inst_read(in);
 		any_always_on |= in->mode_always_on;
 		if (in->mode_always_on)
 			snprintf(line, sizeof(line), "%s %s always-on thr %llu unit %s ds 1/%llu owner %s",
@@ -986,6 +1013,11 @@ static int frame(struct state *s, double secs, unsigned int n)
 	if (dropped) {
 		snprintf(line, sizeof(line), "%llu hotlist entries not counted: no unit could be evicted",
 			 U(dropped));
+		head_line(s, line);
+	}
+	if (env.npids && env.by == BY_UNIT && s->unmapped) {
+		snprintf(line, sizeof(line), "%zu units none of the -p processes maps not shown",
+			 s->unmapped);
 		head_line(s, line);
 	}
 	if (env.procs && env.by == BY_PROCESS && s->pids_skipped) {
@@ -1142,119 +1174,14 @@ static void wait_until(struct state *s, uint64_t end)
 	}
 }
 
-int main(int argc, char **argv)
+/*
+ * The screen: interactive on a terminal (keys, colour unless NO_COLOR,
+ * raw input), and the signals that end a wait between frames
+ */
+static void screen_setup(struct state *s)
 {
-	static const struct argp_child children[] = {
-		{ &chmu_argp, 0, NULL, 0 },
-		{},
-	};
-	static const struct argp argp = {
-		.options = opts,
-		.parser = parse_arg,
-		.children = children,
-		.args_doc = "[interval [count]]",
-		.doc = "Live view of the hottest CXL memory (CHMU hotlists) and of the monitor's health.\n\n"
-		       "EXAMPLES:\n"
-		       "  chmutop               # refresh every second; keys: s sort, p pause, q quit, ? keys\n"
-		       "  chmutop -b 5 12       # a minute of plain 5 s frames, for logs\n"
-		       "  chmutop -s rate -g 2M # regions of 2 MiB, by rate\n"
-		       "  chmutop -j 1 10       # NDJSON\n",
-	};
-	struct state s = {};
-	bool tp_btf;
-	int err, n = 0, stats_fd = -1;
-	unsigned int frames = 0, shift = 63;
-	uint64_t t0, t1, deadline;
-	__u32 g;
-
-	argp_err_exit_status = CHMU_EXIT_USAGE;
-	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
-		return CHMU_EXIT_USAGE;
-	if (!chmu_env_ok(TOOL, &tp_btf))
-		return CHMU_EXIT_ENV;
-	chmu_catch_signals();	/* before --enable: every exit restores */
-	err = chmu_open(TOOL, &s.insts, &n);
-	if (err)
-		return err;
-	s.ninst = n;
-	s.prev = calloc(n, sizeof(*s.prev));
-	s.dprev = calloc(n, sizeof(*s.dprev));
-	s.pprev = calloc(n, sizeof(*s.pprev));
-	s.cur = calloc(n, sizeof(*s.cur));
-	s.shown = calloc(env.rows, sizeof(*s.shown));
-	s.head = calloc(TOP_HEAD_MAX(n), sizeof(*s.head));
-	if (!s.prev || !s.dprev || !s.pprev || !s.cur || !s.shown || !s.head) {
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	for (int i = 0; i < n; i++) {	/* the first interval starts now */
-		s.dprev[i] = drain_read(s.insts[i].path);
-		s.pprev[i] = promote_read(s.insts[i].path);
-	}
-	for (int i = 0; i < n; i++)
-		if (s.insts[i].unit_shift < shift)
-			shift = s.insts[i].unit_shift;
-	if (env.gran)
-		shift = __builtin_ctzll(env.gran);
-
-	chmu_libbpf_init(env.verbose);
-	s.skel = chmutop_bpf__open();
-	if (!s.skel) {
-		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	s.skel->rodata->targ_memdev = chmu_opts.memdev;
-	s.skel->rodata->targ_chmu = chmu_opts.chmu;
-	s.skel->rodata->targ_inst = chmu_opts.inst;
-	s.skel->rodata->gran_shift = shift;
-	bpf_map__set_max_entries(s.skel->maps.units, env.max_units);
-	chmu_pick_prog(s.skel->progs.batch_btf, s.skel->progs.batch_raw, tp_btf);
-	/* attribution's program, only when asked for; per frame, not in the drain */
-	s.owner = CHMU_OWNER_BPF(s.skel);
-	if (!chmu_owner_prepare(TOOL, &s.owner, env.cgroup, NULL, &s.names)) {
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	err = chmutop_bpf__load(s.skel);
-	if (err) {
-		fprintf(stderr, TOOL ": cannot load the BPF programs: %s\n", strerror(-err));
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	if (env.procs && procmap_init(&s.pm, SCAN_FRAMES, NULL, 0)) {
-		fprintf(stderr, TOOL ": out of memory\n");
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	if (env.procs && !env.cgroup) {
-		/* the regions' interleave only (map_procs() reads it each
-		 * frame): no cgroup2 needed */
-		s.names = owner_names_new("/");
-	}
-	if (env.cgroup && !chmu_owner_ready(TOOL, &s.owner, s.names, false)) {
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	err = chmutop_bpf__attach(s.skel);
-	if (err) {
-		fprintf(stderr, TOOL ": cannot attach to the chmu tracepoints: %s\n", strerror(-err));
-		err = CHMU_EXIT_ENV;
-		goto cleanup;
-	}
-	/* BPF run-time statistics for the cost line, on request: all BPF
-	 * programs of the machine pay for them while they are on */
-	if (env.bpf_stats) {
-		stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-		if (stats_fd < 0) {
-			fprintf(stderr, TOOL ": --bpf-stats: cannot enable the BPF statistics: %s\n",
-				strerror(errno));
-			env.bpf_stats = false;
-		}
-	}
-
-	s.interactive = !env.batch && !env.json && isatty(1) && isatty(0);
-	s.color = s.interactive && !chmu_no_color(stdout);
+	s->interactive = !env.batch && !env.json && isatty(1) && isatty(0);
+	s->color = s->interactive && !chmu_no_color(stdout);
 	/*
 	 * The signals that end the run, and a resize, end the wait between
 	 * frames (ppoll is never restarted); other calls restart. They are
@@ -1270,24 +1197,124 @@ int main(int argc, char **argv)
 		sigemptyset(&block);
 		for (j = 0; j < sizeof(waking) / sizeof(waking[0]); j++)
 			sigaddset(&block, waking[j]);
-		sigprocmask(SIG_BLOCK, &block, &s.waitmask);
+		sigprocmask(SIG_BLOCK, &block, &s->waitmask);
 		for (j = 0; j < sizeof(waking) / sizeof(waking[0]); j++)
-			sigdelset(&s.waitmask, waking[j]);
-		if (s.interactive) {
+			sigdelset(&s->waitmask, waking[j]);
+		if (s->interactive) {
 			sigemptyset(&sa.sa_mask);
 			sigaction(SIGWINCH, &sa, NULL);
 			sa.sa_handler = on_tstp;	/* the terminal back first */
 			sigaction(SIGTSTP, &sa, NULL);
-			term_size(&s);
+			term_size(s);
 		}
 	}
-	if (s.interactive && !tcgetattr(0, &s.saved)) {
-		s.raw = s.saved;
-		s.raw.c_lflag &= ~(ICANON | ECHO);
-		s.raw.c_cc[VMIN] = 0;
-		s.raw.c_cc[VTIME] = 0;
-		s.term_set = !tcsetattr(0, TCSANOW, &s.raw);
+	if (s->interactive && !tcgetattr(0, &s->saved)) {
+		s->raw = s->saved;
+		s->raw.c_lflag &= ~(ICANON | ECHO);
+		s->raw.c_cc[VMIN] = 0;
+		s->raw.c_cc[VTIME] = 0;
+		s->term_set = !tcsetattr(0, TCSANOW, &s->raw);
 	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = opts,
+		.parser = parse_arg,
+		.children = chmu_argp_children,
+		.args_doc = "[interval [count]]",
+		.doc = "Live view of the hottest CXL memory (CHMU hotlists) and of the monitor's health.\n\n"
+		       "EXAMPLES:\n"
+		       "  chmutop               # refresh every second; keys: s sort, p pause, q quit, ? keys\n"
+		       "  chmutop -b 5 12       # a minute of plain 5 s frames, for logs\n"
+		       "  chmutop -s rate -g 2M # regions of 2 MiB, by rate\n"
+		       "  chmutop -j 1 10       # NDJSON\n",
+	};
+	struct state s = {};
+	struct chmu_tool t = { .name = TOOL, .verbose = &env.verbose };
+	int err, n = 0, stats_fd = -1;
+	unsigned int frames = 0, shift = 63;
+	uint64_t t0, t1, deadline;
+	__u32 g;
+
+	err = chmu_tool_start(&t, &argp, argc, argv);
+	if (err)
+		return err;
+	s.insts = t.insts;
+	s.ninst = n = t.ninst;
+	s.prev = calloc(n, sizeof(*s.prev));
+	s.dprev = calloc(n, sizeof(*s.dprev));
+	s.pprev = calloc(n, sizeof(*s.pprev));
+	s.cur = calloc(n, sizeof(*s.cur));
+	s.prom = calloc(n, sizeof(*s.prom));
+	s.cfg_events = calloc(n, sizeof(*s.cfg_events));
+	s.shown = calloc(env.rows, sizeof(*s.shown));
+	s.head = calloc(TOP_HEAD_MAX(n), sizeof(*s.head));
+	if (!s.prev || !s.dprev || !s.pprev || !s.cur || !s.shown || !s.head ||
+	    !s.prom || !s.cfg_events) {
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	for (int i = 0; i < n; i++) {	/* the first interval starts now */
+		char path[700];
+
+		snprintf(path, sizeof(path), "%s/promote", s.insts[i].path);
+		s.prom[i] = !access(path, F_OK);
+		s.dprev[i] = drain_read(s.insts[i].path);
+		s.pprev[i] = promote_read(&s, i, true);
+	}
+	for (int i = 0; i < n; i++)
+		if (s.insts[i].unit_shift < shift)
+			shift = s.insts[i].unit_shift;
+	if (env.gran)
+		shift = __builtin_ctzll(env.gran);
+
+	s.skel = chmutop_bpf__open();
+	if (!s.skel) {
+		fprintf(stderr, TOOL ": cannot open the BPF object: %s\n", strerror(errno));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	CHMU_TOOL_TARGETS(s.skel);
+	s.skel->rodata->gran_shift = shift;
+	bpf_map__set_max_entries(s.skel->maps.units, env.max_units);
+	if (env.procs && procmap_init(&s.pm, SCAN_FRAMES, NULL, 0)) {
+		fprintf(stderr, TOOL ": out of memory\n");
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
+	/* attribution's program, only when asked for; per frame, not in the drain */
+	t.owner = CHMU_OWNER_BPF(s.skel);
+	err = chmu_tool_load(&t, s.skel->skeleton, s.skel->progs.batch_btf,
+			     s.skel->progs.batch_raw, env.cgroup, NULL);
+	if (err)
+		goto cleanup;
+	s.owner = t.owner;
+	s.names = t.names;	/* the runtime's: chmu_tool_stop() frees them */
+	if (env.procs && !env.cgroup) {
+		/* the regions' interleave only (map_procs() reads it each
+		 * frame): no cgroup2 needed; ours to free */
+		s.names = s.own_names = owner_names_new("/");
+	}
+	/*
+	 * chmu:chmu_config reports every change from now on; one read now
+	 * covers those between the instances' listing and the attach.
+	 */
+	for (int i = 0; i < n; i++)
+		chmu_inst_read(&s.insts[i]);
+	/* BPF run-time statistics for the cost line, on request: all BPF
+	 * programs of the machine pay for them while they are on */
+	if (env.bpf_stats) {
+		stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (stats_fd < 0) {
+			fprintf(stderr, TOOL ": --bpf-stats: cannot enable the BPF statistics: %s\n",
+				strerror(errno));
+			env.bpf_stats = false;
+		}
+	}
+
+	screen_setup(&s);
 
 	frame_end(&s);	/* batch times in wall-clock time: one offset */
 	s.mono_to_wall = s.end_wall_ns - s.end_ns;
@@ -1331,7 +1358,7 @@ cleanup:
 		close(stats_fd);
 	chmutop_bpf__destroy(s.skel);
 	owner_groups_free(&s.groups);
-	owner_names_free(s.names);
+	owner_names_free(s.own_names);
 	procmap_free(&s.pm);
 	free(s.ranges);
 	free(s.pnames);
@@ -1342,6 +1369,8 @@ cleanup:
 	free(s.dprev);
 	free(s.pprev);
 	free(s.cur);
-	chmu_close(s.insts, n);
+	free(s.prom);
+	free(s.cfg_events);
+	chmu_tool_stop(&t);
 	return err;
 }

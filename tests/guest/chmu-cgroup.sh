@@ -62,7 +62,7 @@ URL=http://127.0.0.1:9853/metrics
 start_tool exp /tmp/cg.exp chmu-exporter --cgroups -l 127.0.0.1:9853
 # and one that gives a single owner a series: the other is "other"
 URL1=http://127.0.0.1:9854/metrics
-start_tool exp1 /tmp/cg.exp1 chmu-exporter --cgroups --max-cgroups 1 -l 127.0.0.1:9854
+start_tool exp1 /tmp/cg.exp1 chmu-exporter --by cgroup --max-cgroups 1 -l 127.0.0.1:9854
 echo go >/tmp/cg.go.a
 echo go >/tmp/cg.go.b
 wait_for "workload a did not hold" grep -q '^held=' /tmp/cg.a
@@ -159,9 +159,13 @@ expect_eq "$(unit_of "$(kv phys0 "$ob")");$(unit_of "$(kv phys1 "$ob")")" "free 
 expect_eq "$(unit_of "$(kv phys0 "$oa")")" "/chmu-a 80" "a's unit 1 after b's exit"
 wait_for "cgroup b still has a sum" sums_are "160 0"
 expect_eq "$(sums_are "160 0" && echo yes)" yes "per-cgroup sums after b's exit"
-nomap_b() { [ "$(proc_of "$(kv phys0 "$ob")")" = "- 90" ]; }
-wait_for "b's unit 5 still mapped after its exit: $(proc_of "$(kv phys0 "$ob")")" nomap_b
-expect_eq "$(proc_of "$(kv phys0 "$ob")")" "- 90" "b's unit 5 by process after its exit"
+# -p filters: b's units, which neither named process maps now, are left
+# out of the frames and counted
+nomap_b() { [ -z "$(proc_of "$(kv phys0 "$ob")")" ]; }
+wait_for "b's unit 5 still shown after its exit: $(proc_of "$(kv phys0 "$ob")")" nomap_b
+expect_eq "$(proc_of "$(kv phys0 "$ob")");$(proc_of "$(kv phys1 "$ob")")" ";" "b's units by process after its exit: not shown"
+expect_eq "$(last_frame /tmp/cg.punits | jq -r 'select(.type == "instance") | .unmapped_units')" 2 \
+	"chmutop -p: the units none of them maps, counted"
 expect_eq "$(proc_of "$(kv phys0 "$oa")")" "$pa 80" "a's unit 1 by process after b's exit"
 
 kill -INT $top $grp $ptop $pgrp $heat $alert

@@ -48,28 +48,33 @@ hot() {
 	$w --units 20000 --count 9 >/dev/null
 	$w --units 40000 --count 20 >/dev/null
 }
-# run ARGS...: chmuheat over three 2 s intervals of the hot set, output in
-# out.*; the hot set's touches, right after the attach, take a fraction of
-# a 1 s epoch (each unit's in one) and are drained at its end, seconds
-# before the run's
+# run ARGS...: chmuheat in 2 s intervals while the hot set is touched,
+# output in /tmp/heat.*; stopped (SIGINT) once the driver has drained all
+# four entries (it counts a drain after its tracepoints: chmuheat saw
+# them), however slowly the guest runs; K is the number of intervals it
+# printed (the last one cut short by the signal)
 run() {
 	hmu_cfg threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 mode=epoch enable=1
 	l0=$(bpf_links)
-	chmuheat "$@" 2 3 >/tmp/heat.out 2>/tmp/heat.err &
+	chmuheat "$@" 2 >/tmp/heat.out 2>/tmp/heat.err &
 	local pid=$!
 	attached "$l0" $pid
 	hot
+	hmu_drained 4
+	kill -INT $pid
 	wait $pid || { cat /tmp/heat.err; fail "chmuheat $* failed"; }
 	hmu_cfg enable=0
+	K=$(grep -c '^mem0.0.0: [0-9]* entries$' /tmp/heat.out || true)
+	[ "$K" -ge 1 ] || K=$(jq -s '[.[] | select(.type == "hist")] | length' /tmp/heat.out 2>/dev/null || echo 0)
 }
 
 run -g 64M -o /tmp/heat.svg
 cat /tmp/heat.out
-# The histograms of the three intervals add up to the hot set's.
+# The histograms of the K intervals add up to the hot set's.
 expect_eq "$(awk '/-> / && $5 > 0 { n[$1] += $5 } END { for (k in n) print k ":" n[k] }' \
 	<(sed -n '/^mem0.0.0: [0-9]* entries/,/^$/p' /tmp/heat.out) | sort -n | tr '\n' ' ')" \
 	"8:1 16:1 64:1 256:1 " "log2 histogram over the intervals"
-expect_eq "$(sed -n '/^mem0.0.0, all 3 intervals: 4 entries$/,/^$/p' /tmp/heat.out | awk '/-> / && $5 > 0 { print $1 ":" $5 }' | tr '\n' ' ')" \
+expect_eq "$(sed -n "/^mem0.0.0, all $K intervals: 4 entries\$/,/^\$/p" /tmp/heat.out | awk '/-> / && $5 > 0 { print $1 ":" $5 }' | tr '\n' ' ')" \
 	"8:1 16:1 64:1 256:1 " "whole-run histogram"
 expect_eq "$(grep '^mem0.0.0 region' /tmp/heat.out | tr '\n' ';')" \
 	"mem0.0.0 region 0: DPA 0x0-0x3ffffff  HPA $(printf '%#x-%#x' $((hpa + 0x3000)) $((hpa + 0x7fff)));mem0.0.0 region 1: DPA 0x4000000-0x7ffffff  HPA $(printf '%#x-%#x' $((hpa + 0x4e20000)) $((hpa + 0x4e20fff)));mem0.0.0 region 2: DPA 0x8000000-0xbffffff  HPA $(printf '%#x-%#x' $((hpa + 0x9c40000)) $((hpa + 0x9c40fff)));" \
@@ -79,15 +84,15 @@ expect_eq "$(grep -c 'entries, counts sum' /tmp/heat.out) $(grep 'entries, count
 grep -q '^one cell: 32 MiB of DPA x 2 s; value: sum of hotlist counts (max ' /tmp/heat.out || fail "no heatmap legend"
 expect_eq "$(awk -F'|' '/^ *0x[0-9a-f]+ \|/ && $2 ~ /[^ ]/ { print $1 }' /tmp/heat.out | tr -s ' ' | tr '\n' ';')" \
 	" 0x0 ; 0x4000000 ; 0x8000000 ;" "heatmap rows with heat"
-expect_eq "$(grep -c '^ *0x[0-9a-f]* |...|$' /tmp/heat.out)" 16 "heatmap: 16 rows of 3 columns"
+expect_eq "$(grep -c -E "^ *0x[0-9a-f]* \|.{$K}\|\$" /tmp/heat.out)" 16 "heatmap: 16 rows of $K columns"
 expect_eq "$(sed -n 's/.*<svg [^>]*width="\([0-9]*\)" height="\([0-9]*\)".*/\1x\2/p' /tmp/heat.svg)" 890x366 "SVG size"
-expect_eq "$(grep -c '<rect x=' /tmp/heat.svg)" $((16 * 3 + 9)) "SVG cells and legend swatches"
+expect_eq "$(grep -c '<rect x=' /tmp/heat.svg)" $((16 * K + 9)) "SVG cells and legend swatches"
 grep -q '^heatmap image: /tmp/heat.svg$' /tmp/heat.out || fail "image path not printed"
 
 # NDJSON, through raw_tp this time: the same numbers.
 CHMU_RAW_TP=1 run -g 64M -j
 expect_eq "$(jq -c 'select(.type == "summary") | [.entries, .dropped, .dropped_hist, .dropped_regions, .dropped_cells, .beyond_rows, .dropped_read, .overflows, .lost, .intervals, .heatmap_intervals]' /tmp/heat.out)" \
-	"[4,0,0,0,0,0,0,0,0,3,3]" "summary"
+	"[4,0,0,0,0,0,0,0,0,$K,$K]" "summary"
 
 expect_eq "$(grep -c '"version":1' /tmp/heat.out)" "$(wc -l </tmp/heat.out)" "every record has a version"
 expect_eq "$(jq -r 'select(.type=="region") | "\(.region) \(.entries) \(.sum) \(.max) \(.dpa_lo) \(.hpa_lo - '$hpa')"' /tmp/heat.out | tr '\n' ';')" \
@@ -137,7 +142,7 @@ hmu_cfg enable=0
 # window.
 hmu_cfg mode=epoch threshold=1 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
 l0=$(bpf_links)
-chmuheat -j --window 2 2 4 >/tmp/heat.out &
+chmuheat -j --heatmap-intervals 2 2 4 >/tmp/heat.out &
 pid=$!
 attached "$l0" $pid
 chmu-workload touch --dax "$DEV" --size 2M --units 5 --count 10 >/dev/null
@@ -154,8 +159,8 @@ if [ "$at" -ge 2 ]; then
 else
 	expect_eq "$cells" "[]" "the cell of interval $at rolled out of the window"
 fi
-rc=0; out=$(chmuheat --window 0 2>&1) || rc=$?
-expect_eq "$rc" 1 "--window 0 refused"
+rc=0; out=$(chmuheat --heatmap-intervals 0 2>&1) || rc=$?
+expect_eq "$rc" 1 "--heatmap-intervals 0 refused"
 
 # 40 entries in one drain, more than the BPF walker reads at once (16):
 # always-on at threshold 10 posts each unit once, with count 10, whatever

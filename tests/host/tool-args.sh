@@ -28,7 +28,7 @@ for t in chmutop chmuheat chmualert; do
 	usage $t "${a}--enable -M sometimes" "$t: mode must be epoch or always-on, not 'sometimes'"
 	usage $t "${a}--enable -d 16" "$t: -d/--downsample: invalid number '16' (0..15)"
 	usage $t "${a}--enable -e 0" "$t: -e/--epoch: invalid number '0' (1..40950000000)"
-	usage $t "${a}-g 3K" "$t: granularity must be a power of two >= $([ $t = chmuheat ] && echo 4K || echo 256), not '3K'"
+	usage $t "${a}-g 3K" "$t: granularity must be a power of two >= 256, not '3K'"
 	usage $t "${a}--bogus" "$t: unrecognized option '--bogus'"
 	# numbers are decimal: no octal (017 is seventeen), no hex
 	usage $t "${a}--enable -d 017" "$t: -d/--downsample: invalid number '017' (0..15)"
@@ -47,19 +47,30 @@ usage chmutop "-s hot" "chmutop: sort key must be count, sum, rate, seen or addr
 usage chmutop "-r 0" "chmutop: -r/--rows: invalid number '0' (1..10000)"
 usage chmutop "--max-units 0" "chmutop: --max-units: invalid number '0' (1..4194304)"
 usage chmuheat "-j --csv" "chmuheat: -j and --csv exclude each other"
-usage chmuheat "-r 0" "chmuheat: -r/--rows: invalid number '0' (1..4096)"
-usage chmuheat "--window 0" "chmuheat: --window: invalid number '0' (1..100000)"
-usage chmuheat "--region-size 3M" "chmuheat: granularity must be a power of two >= 4K, not '3M'"
-chmuheat -h | grep -q -- '-r, --rows=N' || fail "chmuheat -h lacks -r, --rows"
+usage chmuheat "--heatmap-rows 0" "chmuheat: --heatmap-rows: invalid number '0' (1..4096)"
+usage chmuheat "-r 0" "chmuheat: --heatmap-rows: invalid number '0' (1..4096)"
+usage chmuheat "--heatmap-intervals 0" "chmuheat: --heatmap-intervals: invalid number '0' (1..100000)"
+usage chmuheat "--window 0" "chmuheat: --heatmap-intervals: invalid number '0' (1..100000)"
+usage chmuheat "--region-size 3M" "chmuheat: granularity must be a power of two >= 256, not '3M'"
+parses chmuheat "-g 256"
 # attribution (--by, -p): the keys each tool knows, and what excludes what
 usage chmutop "--by dpa" "chmutop: --by must be unit, cgroup or process, not 'dpa'"
 usage chmutop "-p 1,x" "chmutop: -p/--pid: a list of at most 64 process ids (PID,PID,...), not '1,x'"
 usage chmutop "-p 1," "chmutop: -p/--pid: a list of at most 64 process ids (PID,PID,...), not '1,'"
-usage chmuheat "--by unit" "chmuheat: --by must be instance or cgroup, not 'unit'"
+usage chmuheat "--by dpa" "chmuheat: --by must be unit or cgroup, not 'dpa'"
+parses chmuheat "--by unit"
+parses chmuheat "--by instance"
+usage chmu-exporter "--by process" "chmu-exporter: --by must be unit or cgroup, not 'process'"
+parses chmu-exporter "--by unit -j"
 usage chmuheat "--csv --by cgroup" "chmuheat: --by cgroup has no CSV form (-j has it)"
 usage chmuheat "--by cgroup --csv" "chmuheat: --by cgroup has no CSV form (-j has it)"
 usage chmualert "-c 5 --by region" "chmualert: --by must be unit or cgroup, not 'region'"
 usage chmualert "-c 5 -g 2M --by cgroup" "chmualert: -g and --by cgroup exclude each other: a key is a region or a cgroup"
+# the drain's attribution budget: the same option in the three tools that attribute there
+usage chmuheat "--max-attr-pages 0" "chmuheat: --max-attr-pages: invalid number '0' (1..16777216)"
+usage chmualert "-c 5 --max-attr-pages 16777217" "chmualert: --max-attr-pages: invalid number '16777217' (1..16777216)"
+usage chmu-exporter "--max-attr-pages x" "chmu-exporter: --max-attr-pages: invalid number 'x' (1..16777216)"
+usage chmutop "--max-attr-pages 5" "chmutop: unrecognized option '--max-attr-pages'"
 usage chmu-exporter "--max-cgroups 0" "chmu-exporter: --max-cgroups: invalid number '0' (1..4096)"
 chmuheat -h | grep -q -- 'region-size' && fail "chmuheat -h shows the hidden --region-size"
 usage chmualert "" "chmualert: give a threshold: -c/--count N or -R/--rate N"
@@ -89,6 +100,49 @@ usage chmu-exporter "-t 5" "chmu-exporter: configuration options need --enable"
 usage chmu-exporter "-m 0" "chmu-exporter: memdev must be memN, not '0'"
 expect_eq "$(chmu-exporter -V)" "chmu-exporter 0.1" "chmu-exporter -V"
 chmu-exporter -h | grep -q -- '--listen=ADDR:PORT' || fail "chmu-exporter -h lacks --listen"
+
+# docs/options.md: one row per option, one meaning, a column per tool.
+# Each tool's --help and man page (docs/man/) list exactly its "yes"
+# rows; its "old" spellings parse; an option of an empty cell is refused.
+OPTS=docs/options.md
+col=4
+for t in chmutop chmuheat chmualert chmu-exporter; do
+	col=$((col + 1))
+	# "-r,--rows" or "--by" per option line of --help
+	helped=$($t --help | sed -nE 's/^ +(-(.), )?(--[a-z][a-z-]*).*/\2 \3/p' |
+		awk '{ print NF == 2 ? "-" $1 "," $2 : $1 }' | sort)
+	table=$(awk -F'|' -v c="$col" '$2 ~ /^ `-/ && $c ~ /^ *yes *$/ {
+		o = $2; gsub(/[` ]/, "", o); print o }' "$OPTS" | sort)
+	expect_eq "$helped" "$table" "$t --help against $OPTS"
+	# and its man page's OPTIONS
+	manned=$(LC_ALL=C MANWIDTH=200 man -l "docs/man/$t.8" 2>/dev/null | sed -n '/^OPTIONS/,/^[A-Z]/p' |
+		sed -nE 's/^ +(-(.), )?(--[a-z][a-z-]*).*/\2 \3/p' |
+		awk '{ print NF == 2 ? "-" $1 "," $2 : $1 }' | sort)
+	expect_eq "$manned" "$table" "docs/man/$t.8 against $OPTS"
+	# every other row: "SPELLINGS|ARG|CELL"
+	while IFS='|' read -r spell arg cell; do
+		case "$arg" in
+		N) val=4 ;; SIZE) val=4K ;; SECS) val=5 ;; KEY) val=cgroup ;; "") val= ;; *) val=x ;;
+		esac
+		a=; [ $t = chmualert ] && a="-c 5 "
+		if [ -z "$cell" ]; then
+			for o in ${spell//,/ }; do
+				rc=0; out=$($t $a$o $val 2>&1 >/dev/null) || rc=$?
+				case "$(head -n 1 <<<"$out")" in
+				"$t: unrecognized option '$o'" | "$t: invalid option -- '${o#-}'") echo "ok: $t refuses $o" ;;
+				*) fail "$t $o: not refused as $OPTS says ('$(head -n 1 <<<"$out")')" ;;
+				esac
+			done
+		else
+			only=$(sed -nE 's/^old (--?[a-z-]+):.*/\1/p' <<<"$cell")
+			for o in ${only:-${spell//,/ }}; do
+				parses $t "$a$o $val"
+			done
+		fi
+	done < <(awk -F'|' -v c="$col" '$2 ~ /^ `-/ && $c !~ /^ *yes *$/ {
+		o = $2; gsub(/[` ]/, "", o); a = $3; gsub(/ /, "", a)
+		v = $c; gsub(/^ +| +$/, "", v); gsub(/`/, "", v); print o "|" a "|" v }' "$OPTS")
+done
 
 # The bench helpers: chmu-workload zipf and chmu-score.
 usage chmu-workload "zipf --anon --zipf -1" "chmu-workload: invalid Zipf exponent '-1' (0 to 16)"

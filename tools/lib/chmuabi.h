@@ -32,7 +32,7 @@ struct chmu_owners {
 	__u32 other;		/* charged to cgroups past the first CHMU_OWNERS */
 	__u32 none;		/* no readable struct page (not online memory) */
 	__u32 unwalked;		/* past CHMU_OWNER_MAX_PAGES */
-	__u32 pad;
+	__u32 reads;		/* struct page lookups the walk made (a folio: one) */
 };
 
 /*
@@ -56,6 +56,17 @@ struct chmu_owner_region {
 #define CHMU_KEY_KERNEL		(~0ULL - 1)
 #define CHMU_KEY_NONE		(~0ULL - 2)
 #define CHMU_KEY_OTHER		(~0ULL - 3)
+#define CHMU_KEY_UNATTRIBUTED	(~0ULL - 4)	/* the drain's budget was spent */
+
+/*
+ * Attribution at the drain is bounded per drain: at most this many struct
+ * page reads (a large folio is one) by default, the tools' --max-attr-pages;
+ * a unit met once they are spent is not attributed (CHMU_KEY_UNATTRIBUTED,
+ * counted in chmu_owner_unattributed), one met with fewer left than it
+ * has pages is walked that far (the rest unwalked).
+ */
+#define CHMU_OWNER_DRAIN_PAGES	16384
+#define CHMU_OWNER_DRAIN_PAGES_MAX	(1U << 24)
 
 /*
  * Attribution on demand: user space fills the first n of chmu_owner_q,
@@ -73,6 +84,21 @@ struct chmu_owner_req {
 
 struct chmu_resolve_args {
 	__u32 n;
+};
+
+/*
+ * An instance's configuration as the chmu:chmu_config tracepoint last
+ * reported it (bpf/chmucfg.bpf.h), keyed by CHMU_ID: tools learn a
+ * reconfiguration from it instead of reading sysfs every interval. @events
+ * counts the events seen; user space applies a record whose count moved.
+ */
+#define CHMU_CFG_MAX_INST	256
+
+struct chmu_cfg {
+	__u64 events;
+	__u64 epoch_us;
+	__u32 enabled, mode, threshold, unit_shift;
+	__u32 ds_shift, access, range_first, range_count;
 };
 
 #endif

@@ -305,14 +305,61 @@ int chmu_owner_run(const struct chmu_owner_bpf *b, struct chmu_owner_req *req,
 	return 0;
 }
 
-/* chmu_owner_ready()'s check on a page of the tool's own */
+#define THP_SIZE (2ULL << 20)
+
+/*
+ * A transparent huge page of ours, if the kernel gives one: 2 MiB of
+ * anonymous memory at a 2 MiB boundary, asked for with MADV_HUGEPAGE and
+ * touched; its head's frame number, or 0 (no THP: THP off, or no frame
+ * numbers). *@map and *@len: the mapping, to unmap.
+ */
+static uint64_t own_thp(void **map, size_t *len)
+{
+	uintptr_t a;
+	uint64_t pfn;
+	char *p;
+
+	*len = 2 * THP_SIZE;
+	*map = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*map == MAP_FAILED) {
+		*map = NULL;
+		return 0;
+	}
+	a = ((uintptr_t)*map + THP_SIZE - 1) & ~(uintptr_t)(THP_SIZE - 1);
+	p = (char *)a;
+	madvise(p, THP_SIZE, MADV_HUGEPAGE);
+	memset(p, 1, THP_SIZE);
+	pfn = procmap_self_pfn(p);
+	if (!pfn || (pfn & (THP_SIZE / 4096 - 1)) ||
+	    (procmap_kpageflags(pfn) & (PROCMAP_KPF_THP | PROCMAP_KPF_COMPOUND_HEAD)) !=
+	    (PROCMAP_KPF_THP | PROCMAP_KPF_COMPOUND_HEAD))
+		return 0;
+	return pfn;
+}
+
+/*
+ * chmu_owner_ready()'s check on memory of the tool's own, charged to its
+ * cgroup: an order-0 page (one struct page read), and, where the kernel
+ * gives one, a THP whole and from its middle (a tail page's head, the
+ * folio's order: one read for all its pages). Each must come out as
+ * ours, every page, with the reads said.
+ */
 static bool owner_check(const char *tool, const struct chmu_owner_bpf *b,
 			struct owner_names *names)
 {
 	long psz = sysconf(_SC_PAGESIZE);
-	uint64_t want = owner_self_cgroup(names), pfn;
-	struct chmu_owner_req r = { .bytes = (uint64_t)psz, .contig = UINT64_MAX };
+	uint64_t want = owner_self_cgroup(names), pfn, thp;
+	struct chmu_owner_req r[3] = {
+		{ .bytes = (uint64_t)psz, .contig = UINT64_MAX },
+		{ .bytes = THP_SIZE, .contig = UINT64_MAX },
+		{ .bytes = THP_SIZE / 2, .contig = UINT64_MAX },
+	};
+	static const char *const what[3] = {
+		"a page of ours", "a THP of ours", "the second half of a THP of ours" };
+	uint32_t pages[3] = { 1, THP_SIZE / 4096, THP_SIZE / 8192 };
 	volatile char *page;
+	void *thp_map = NULL;
+	size_t thp_len = 0, n = 1, k;
 	char own[128];
 	bool ok = false;
 	int err;
@@ -334,20 +381,36 @@ static bool owner_check(const char *tool, const struct chmu_owner_bpf *b,
 			tool);
 		goto out;
 	}
-	r.hpa = pfn * psz;
-	err = chmu_owner_run(b, &r, 1);
+	r[0].hpa = pfn * psz;
+	thp = psz == 4096 ? own_thp(&thp_map, &thp_len) : 0;
+	if (thp) {
+		r[1].hpa = thp * psz;
+		r[2].hpa = thp * psz + THP_SIZE / 2;
+		n = 3;
+	}
+	err = chmu_owner_run(b, r, n);
 	if (err) {
 		fprintf(stderr, "%s: cannot run the attribution program: %s\n", tool,
 			strerror(-err));
 		goto out;
 	}
-	ok = r.o.cgid[0] == want && owner_pages(&r.o) == 1 && r.o.pages[0] == 1;
-	if (!ok)
-		fprintf(stderr, "%s: this kernel's page frames are not laid out as the attribution program reads them: a page of ours read as %s, not %s\n",
-			tool, owner_fmt(names, &r.o, own, sizeof(own)),
-			owner_name(names, want));
+	ok = true;
+	for (k = 0; ok && k < n; k++) {
+		ok = r[k].o.cgid[0] == want && owner_pages(&r[k].o) == pages[k] &&
+		     r[k].o.pages[0] == pages[k] && r[k].o.reads == 1;
+		if (!ok)
+			fprintf(stderr, "%s: this kernel's page frames are not laid out as the attribution program reads them: %s read as %s in %u lookups, not %s in 1\n",
+				tool, what[k], owner_fmt(names, &r[k].o, own, sizeof(own)),
+				r[k].o.reads, owner_name(names, want));
+	}
+	if (ok && libbpf_verbose)
+		fprintf(stderr, "%s: attribution checked on %s: one struct page read each\n", tool,
+			n == 3 ? "a page, a THP and half a THP of ours" :
+			"a page of ours (no THP to check: THP off, or not given)");
 out:
 	munmap((void *)page, psz);
+	if (thp_map)
+		munmap(thp_map, thp_len);
 	return ok;
 }
 
@@ -365,8 +428,10 @@ bool chmu_owner_prepare(const char *tool, const struct chmu_owner_bpf *b,
 		return false;
 	}
 	/* the regions' interleave: read where it is used (per frame, per interval) */
-	if (drain)
+	if (drain) {
 		*drain = true;
+		*b->budget = chmu_attr_pages;
+	}
 	return true;
 }
 
@@ -422,4 +487,57 @@ int chmu_owner_regions_sync(const char *tool, struct owner_names *names,
 	}
 	__atomic_store_n(b->sel, bank << 16 | n, __ATOMIC_RELEASE);
 	return 0;
+}
+
+int chmu_map_dump(int fd, size_t ksz, size_t vsz, chmu_dump_fn fn, void *ctx)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	char *keys = malloc(CHMU_DUMP_BATCH * ksz), *vals = malloc(CHMU_DUMP_BATCH * vsz);
+	char *k = malloc(ksz), *next = malloc(ksz);
+	__u32 in = 0, out = 0, n, i;
+	bool first = true;
+	int err = -ENOMEM, r;
+
+	if (!keys || !vals || !k || !next)
+		goto out;
+	for (;;) {
+		n = CHMU_DUMP_BATCH;
+		err = bpf_map_lookup_batch(fd, first ? NULL : &in, &out, keys, vals, &n, &opts);
+		if (err && err != -ENOENT)
+			break;
+		for (i = 0; i < n; i++) {
+			r = fn(keys + i * ksz, vals + i * vsz, ctx);
+			if (r) {
+				err = r;
+				goto out;
+			}
+		}
+		if (err == -ENOENT) {
+			err = 0;
+			goto out;
+		}
+		in = out;
+		first = false;
+	}
+	/* 524: the kernel's ENOTSUPP, which may reach user space here */
+	if (!first || (err != -EINVAL && err != -524 && err != -EOPNOTSUPP))
+		goto out;
+	err = 0;
+	while (!bpf_map_get_next_key(fd, first ? NULL : k, next)) {
+		first = false;
+		memcpy(k, next, ksz);
+		if (bpf_map_lookup_elem(fd, k, vals))
+			continue;
+		r = fn(k, vals, ctx);
+		if (r) {
+			err = r;
+			break;
+		}
+	}
+out:
+	free(keys);
+	free(vals);
+	free(k);
+	free(next);
+	return err;
 }

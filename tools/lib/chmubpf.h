@@ -59,6 +59,8 @@ struct chmu_owner_bpf {
 	struct bpf_map *regions;	/* chmu_owner_regions */
 	struct bpf_program *resolve;	/* chmu_resolve */
 	__u32 *sel;			/* .bss chmu_owner_sel */
+	__u32 *budget;			/* .rodata chmu_owner_budget */
+	__u64 *unattributed;		/* .bss chmu_owner_unattributed */
 };
 
 /*
@@ -69,13 +71,16 @@ struct chmu_owner_bpf {
 	.q = (skel)->maps.chmu_owner_q,					\
 	.regions = (skel)->maps.chmu_owner_regions,			\
 	.resolve = (skel)->progs.chmu_resolve,				\
-	.sel = &(skel)->bss->chmu_owner_sel })
+	.sel = &(skel)->bss->chmu_owner_sel,				\
+	.budget = (__u32 *)&(skel)->rodata->chmu_owner_budget,		\
+	.unattributed = &(skel)->bss->chmu_owner_unattributed })
 
 /*
  * Before the skeleton's load: chmu_resolve is loaded only if @on. If @on,
  * the tool's cgroup names (the first cgroup2 mount; the CXL regions are
  * read by chmu_owner_regions_sync() or the tool) into *@names and, for a tool that attributes in its drain,
- * its .rodata switch *@drain (NULL: none) set. false, with "TOOL: reason"
+ * its .rodata switch *@drain (NULL: none) set and its budget per drain
+ * (chmu_attr_pages, --max-attr-pages). false, with "TOOL: reason"
  * printed, if there is no cgroup2 mount.
  */
 bool chmu_owner_prepare(const char *tool, const struct chmu_owner_bpf *b,
@@ -113,6 +118,19 @@ int chmu_owner_regions_sync(const char *tool, struct owner_names *names,
  * number, whose maps are then complete.
  */
 __u32 chmu_gen_advance(__u32 *gen, __u64 *busy);
+
+/*
+ * Every element of hash map @fd (keys of @ksz bytes, values of @vsz) handed
+ * to @fn with @ctx, as libbpf-tools' dump_hash does: in batches of
+ * CHMU_DUMP_BATCH (a few syscalls for thousands of elements), element by
+ * element where the kernel has no batch operations for the map (then a key
+ * deleted between next_key and lookup is skipped). The map may change
+ * meanwhile; @fn must not delete from it. @fn returns 0 to go on, or a
+ * value that ends the walk and is returned; else 0 or -errno.
+ */
+#define CHMU_DUMP_BATCH 512
+typedef int (*chmu_dump_fn)(const void *key, const void *val, void *ctx);
+int chmu_map_dump(int fd, size_t ksz, size_t vsz, chmu_dump_fn fn, void *ctx);
 
 /* Keep the tp_btf or the raw_tp program of a pair, not both. */
 void chmu_pick_prog(struct bpf_program *btf, struct bpf_program *raw,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "chmutool.h"
+#include "chmuabi.h"
 #include "memspec.h"
 
 static int read_str(const char *dir, const char *attr, char *buf, size_t len)
@@ -106,6 +107,21 @@ int chmu_inst_read(struct chmu_inst *in)
 	snprintf(dir, sizeof(dir), CHMU_SYSFS_DEVICES "/mem%d/ram", in->memdev);
 	in->capacity = chmu_attr_u64(dir, "size");
 	return 0;
+}
+
+void chmu_inst_apply_cfg(struct chmu_inst *in, const struct chmu_cfg *c)
+{
+	in->enabled = c->enabled;
+	in->mode_always_on = c->mode == 1;
+	in->threshold = c->threshold;
+	in->unit_shift = c->unit_shift;
+	in->epoch_us = c->epoch_us;
+	in->ds_shift = c->ds_shift;
+	in->access = c->access;
+	in->range_first = c->range_first;
+	in->range_count = c->range_count;
+	if (read_str(in->path, "owner", in->owner, sizeof(in->owner)))
+		strcpy(in->owner, in->enabled ? "sysfs" : "none");
 }
 
 static int cmp_inst(const void *a, const void *b)
@@ -608,6 +624,56 @@ static error_t common_parse(int key, char *arg, struct argp_state *st)
 }
 
 const struct argp chmu_argp = { .options = common_options, .parser = common_parse };
+
+enum { OPT_MAX_ATTR_PAGES = 0x1001 };
+
+unsigned int chmu_attr_pages = CHMU_OWNER_DRAIN_PAGES;
+
+static const struct argp_option attr_options[] = {
+	{ "max-attr-pages", OPT_MAX_ATTR_PAGES, "N", 0,
+	  "Attribution reads at most N struct pages per drain (default 16384); "
+	  "the entries of units past them are counted unattributed", 11 },
+	{},
+};
+
+static error_t attr_parse(int key, char *arg, struct argp_state *st)
+{
+	if (key != OPT_MAX_ATTR_PAGES)
+		return ARGP_ERR_UNKNOWN;
+	chmu_attr_pages = chmu_argp_num(st, key, arg, 1, CHMU_OWNER_DRAIN_PAGES_MAX);
+	return 0;
+}
+
+const struct argp chmu_attr_argp = { .options = attr_options, .parser = attr_parse };
+
+uint64_t chmu_argp_granularity(struct argp_state *st, const char *arg)
+{
+	uint64_t sz = 0;
+
+	if (chmu_parse_size(arg, &sz) || sz < 256 || (sz & (sz - 1)))
+		argp_error(st, "granularity must be a power of two >= 256, not '%s'", arg);
+	return sz;
+}
+
+bool chmu_argp_by_cgroup(struct argp_state *st, const char *arg)
+{
+	if (!strcmp(arg, "cgroup"))
+		return true;
+	if (strcmp(arg, "unit"))
+		argp_error(st, "--by must be unit or cgroup, not '%s'", arg);
+	return false;
+}
+
+const struct argp_child chmu_argp_children[] = {
+	{ &chmu_argp, 0, NULL, 0 },
+	{},
+};
+
+const struct argp_child chmu_argp_children_attr[] = {
+	{ &chmu_argp, 0, NULL, 0 },
+	{ &chmu_attr_argp, 0, NULL, 0 },
+	{},
+};
 
 int chmu_argp_interval(struct argp_state *st, const char *arg, long *interval,
 		       long *count)

@@ -58,6 +58,14 @@ void chmu_settings_init(struct chmu_settings *s);
 /* Instances in sysfs, sorted by memdev, block, instance; -errno. */
 int chmu_list(struct chmu_inst **out, int *n);
 int chmu_inst_read(struct chmu_inst *in);
+/*
+ * A chmu:chmu_config record (lib/chmuabi.h) into @in: the configuration
+ * and state it carries, and the owner, read again from sysfs (an enable
+ * or a disable changes it; one file). The rest (capabilities, capacity)
+ * does not change while the instance exists.
+ */
+struct chmu_cfg;
+void chmu_inst_apply_cfg(struct chmu_inst *in, const struct chmu_cfg *c);
 /* A number from sysfs file DIR/ATTR (any base strtoull takes); 0 if unreadable. */
 uint64_t chmu_attr_u64(const char *dir, const char *attr);
 
@@ -96,6 +104,18 @@ extern struct chmu_opts chmu_opts;
 extern const struct argp chmu_argp;
 
 /*
+ * The option of the tools that attribute in their drain program, as an
+ * argp child: --max-attr-pages N, the drain's budget of struct page reads
+ * (lib/chmuabi.h), in chmu_attr_pages; chmu_owner_prepare() sets it.
+ */
+extern unsigned int chmu_attr_pages;
+extern const struct argp chmu_attr_argp;
+
+/* A tool's argp children: the shared options, and with --max-attr-pages */
+extern const struct argp_child chmu_argp_children[];
+extern const struct argp_child chmu_argp_children_attr[];
+
+/*
  * A number in min..max for option @key (or a positional argument,
  * ARGP_KEY_ARG), or argp_error() (exit 1) naming it as the user would:
  * "-r/--rows: invalid number '0' (1..10000)", "interval: ...".
@@ -105,6 +125,10 @@ long long chmu_argp_num(struct argp_state *st, int key, const char *arg,
 /* How the user names option @key (or ARGP_KEY_ARG): "-r/--rows", "interval" */
 const char *chmu_argp_name(const struct argp_state *st, int key, char *buf,
 			   size_t len);
+/* -g/--granularity SIZE: a power of two >= 256 (docs/options.md), or argp_error() */
+uint64_t chmu_argp_granularity(struct argp_state *st, const char *arg);
+/* --by unit (false) or cgroup (true), or argp_error() */
+bool chmu_argp_by_cgroup(struct argp_state *st, const char *arg);
 /* The positional "[interval [count]]" of every tool. */
 int chmu_argp_interval(struct argp_state *st, const char *arg, long *interval,
 		       long *count);

@@ -456,6 +456,8 @@ const char *owner_key_name(struct owner_names *n, uint64_t key)
 		return "-";
 	case CHMU_KEY_OTHER:
 		return "other";
+	case CHMU_KEY_UNATTRIBUTED:
+		return "unattributed";
 	default:
 		return owner_name(n, key);
 	}

@@ -86,7 +86,7 @@ uint64_t owner_contig(const struct owner_names *n, uint64_t hpa);
 size_t owner_interleaved(const struct owner_names *n,
 			 struct chmu_owner_region *out, size_t max);
 
-/* The name of a CHMU_KEY: a cgroup's path, "free", "kernel", "-", "other" */
+/* The name of a CHMU_KEY: a cgroup's path, "free", "kernel", "-", "other", "unattributed" */
 const char *owner_key_name(struct owner_names *n, uint64_t key);
 
 /* The text of one share: its cgroup's path, "other", "free", "kernel", "-" */

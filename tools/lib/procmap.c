@@ -349,3 +349,16 @@ uint64_t procmap_self_pfn(const void *p)
 	close(fd);
 	return (ent & PM_PRESENT) ? ent & PM_PFN_MASK : 0;
 }
+
+uint64_t procmap_kpageflags(uint64_t pfn)
+{
+	uint64_t f = 0;
+	int fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &f, sizeof(f), (off_t)(pfn * sizeof(f))) != sizeof(f))
+		f = 0;
+	close(fd);
+	return f;
+}

@@ -89,5 +89,9 @@ int procmap_parse_pids(const char *s, pid_t *pids, int max);
  * is hidden (it takes CAP_SYS_ADMIN).
  */
 uint64_t procmap_self_pfn(const void *p);
+/* The kernel's flags of frame @pfn (/proc/kpageflags, CAP_SYS_ADMIN); 0 if unreadable */
+uint64_t procmap_kpageflags(uint64_t pfn);
+#define PROCMAP_KPF_COMPOUND_HEAD	(1ULL << 15)
+#define PROCMAP_KPF_THP			(1ULL << 22)
 
 #endif
