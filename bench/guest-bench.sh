@@ -188,7 +188,8 @@ T=/sys/kernel/tracing
 chmu_latency_start() {
 	echo 0 >$T/tracing_on
 	echo >$T/trace
-	echo 16384 >$T/buffer_size_kb
+	# 16 MiB a CPU, once (tiering sets it before its balloon)
+	[ "$(cut -d" " -f1 $T/buffer_size_kb)" -ge 16384 ] || echo 16384 >$T/buffer_size_kb
 	echo 1 >$T/events/chmu/chmu_promote/enable
 	echo 1 >$T/tracing_on
 }
@@ -213,6 +214,12 @@ chmu_latency_stop() {
 # kernel has no schedstat.
 probes_start() {
 	local a0
+	# tiering: no bpftrace once the balloon is in (its start-up needs
+	# more memory than node 0 then has, and crawls on the CXL node)
+	if [ "${NO_PROBES:-0}" = 1 ]; then
+		probes=
+		return 0
+	fi
 	a0=$(attachments)
 	bpftrace -e "kprobe:task_numa_work /pid == $1/ { @s[tid] = nsecs; }
 		kretprobe:task_numa_work /@s[tid]/ { @scan_ns = sum(nsecs - @s[tid]); delete(@s[tid]); }
@@ -227,6 +234,10 @@ probes_start() {
 }
 probes_stop() { # probes_stop POLICY: probe_KEY=value lines (0: nothing seen)
 	local f v
+	if [ -z "$probes" ]; then
+		for f in scan_ns fault_ns faults oncpu_ns; do echo "probe_$f=0"; done
+		return 0
+	fi
 	bt_stop $probes
 	cp /run/probes.bt "$R/$1.bt"
 	for f in scan_ns fault_ns faults oncpu_ns; do
@@ -327,6 +338,9 @@ policy_off() { # policy_off POLICY: its counters, key=value, then off
 		;;
 	numab) sysctl -q kernel.numa_balancing=0 ;;
 	damon | damon-tier)
+		# kdamond's utime + stime (clock ticks; the probes' sched_switch
+		# figure is the better one where they run)
+		echo "kdamond_ticks=$(awk '{ print $14 + $15 }' /proc/$(cat $D/0/pid)/stat)"
 		echo update_schemes_stats >$D/0/state
 		for f in nr_tried sz_tried nr_applied sz_applied; do
 			echo "damon_$f=$(cat $D/0/contexts/0/schemes/0/stats/$f)"
@@ -720,13 +734,14 @@ tier)
 	printf '%s\n' "ratio=$ratio" "size=$bytes" "units=$units" "fast_kb=$fast_kb" "zipf=$ZIPF" \
 		"secs=$SECS" >"$R/setup.txt"
 	echo 1 >/sys/kernel/mm/numa/demotion_enabled
+	echo 16384 >$T/buffer_size_kb	# the promoter's batches, before the balloon
 	# node 0's physical range, for DAMON's demotion context
 	bs=$(( $(cat /sys/devices/system/memory/block_size_bytes | sed 's/^/0x/') ))
 	blocks=$(ls -d /sys/devices/system/node/node0/memory[0-9]* | sed 's/.*memory//' | sort -n)
 	DRAM_START=$(( $(head -n 1 <<<"$blocks") * bs ))
 	DRAM_END=$(( ($(tail -n 1 <<<"$blocks") + 1) * bs ))
 	node0() { awk -v k="$1:" '$3 == k { print $4 }' /sys/devices/system/node/node0/meminfo; }
-	# high watermarks of node 0's zones, in kB
+	# node 0's high watermark, in kB
 	high_kb() {
 		awk '/^Node 0, zone/ { on = 1; next } /^Node/ { on = 0 } on && $1 == "high" { s += $2 } END { print s * 4 }' /proc/zoneinfo
 	}
@@ -737,10 +752,12 @@ tier)
 		if [ "$pol" = dram ]; then
 			node=0
 		elif [ -z "$balloon" ]; then
-			# leave the workload fast_kb above node 0's high watermark
+			# leave fast_kb (and 4 MiB for the rest of the guest)
+			# above node 0's high watermark: each run fills it with
+			# cold memory first
 			sync
 			echo 3 >/proc/sys/vm/drop_caches
-			b=$(( $(node0 MemFree) - $(high_kb) - fast_kb ))
+			b=$(( $(node0 MemFree) - $(high_kb) - fast_kb - 4096 ))
 			[ "$b" -gt 0 ] || { echo "bench: node 0 has no room for a balloon" >&2; exit 1; }
 			chmu-workload touch --node 0 --lock --size "${b}K" --units 0 --count 1 --hold \
 				>"$R/balloon.txt" &
@@ -748,6 +765,17 @@ tier)
 			for _ in $(seq 600); do grep -q '^held=' "$R/balloon.txt" && break; sleep 0.1; done
 			grep -q '^held=' "$R/balloon.txt" || { echo "bench: balloon not in place" >&2; exit 1; }
 			printf '%s\n' "balloon_kb=$b" "free_kb=$(node0 MemFree)" "high_kb=$(high_kb)" >>"$R/setup.txt"
+		fi
+		filler=
+		if [ -n "$balloon" ]; then
+			NO_PROBES=1
+			# node 0 full of cold, demotable memory: what a promotion
+			# must push out (fast_kb, never read again)
+			chmu-workload touch --node 0 --movable --no-thp --size "${fast_kb}K" --units 0 \
+				--count 1 --hold >"$R/$pol.filler" &
+			filler=$!
+			for _ in $(seq 600); do grep -q '^held=' "$R/$pol.filler" && break; sleep 0.1; done
+			grep -q '^held=' "$R/$pol.filler" || { echo "bench: $pol: filler not in place" >&2; exit 1; }
 		fi
 		chmu-workload zipf --node "$node" --movable --no-thp --size "$TSIZE" \
 			--hot-units "$units" --hot-share 100 --zipf "$ZIPF" --duration "$SECS" \
@@ -766,6 +794,11 @@ tier)
 		vm >"$R/$pol.vm1"
 		probes_stop "$pol" >>"$R/$pol.cost"
 		policy_off "$pol" >>"$R/$pol.cost"
+		if [ -n "$filler" ]; then
+			kill -USR1 $filler
+			wait $filler || true
+			echo "filler_on_node0=$(sed -n 's/^after0=//p' "$R/$pol.filler")" >>"$R/$pol.cost"
+		fi
 	done
 	[ -z "$balloon" ] || { kill $balloon; wait $balloon 2>/dev/null || true; }
 	balloon=

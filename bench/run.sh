@@ -550,10 +550,12 @@ sec_tiering() {
 
 Node 0 keeps only a share of the working set free: a locked balloon
 (\`chmu-workload touch --node 0 --lock\`: never reclaimed, demoted or
-migrated) takes node 0's free memory but for its high watermark plus
-1/(1 + R) of the working set, with fast:slow ratios 1:2 and 1:4 (R = 2,
-4); demotion is on (\`/sys/kernel/mm/numa/demotion_enabled\`), so every
-promotion past that share needs a demotion. The workload: \`chmu-workload
+migrated) takes node 0's free memory but for its high watermark, 4 MiB for
+the rest of the guest, and 1/(1 + R) of the working set, with fast:slow
+ratios 1:2 and 1:4 (R = 2, 4). Each run first fills that share with cold
+memory (\`chmu-workload touch --node 0 --movable\`, never read again);
+demotion is on (\`/sys/kernel/mm/numa/demotion_enabled\`), so every
+promotion needs a demotion. The workload: \`chmu-workload
 zipf\` over ${BENCH_TIER_SIZE:-48M} of 4 KiB base pages allocated on the CXL node, every load
 from a Zipf (exponent ${BENCH_TIER_ZIPF:-0.99}) over all its pages scattered at random, for
 ${BENCH_TIER_SECS:-40} s; the best placement keeps the hottest share on node 0. Policies,
@@ -575,7 +577,8 @@ promoter's \`promoted\`, DAMON's \`sz_applied\`) and demoted
 (\`pgdemote_kswapd\` + \`pgdemote_direct\`, plus DAMON's cold scheme);
 ping-pong (\`pgpromote_pingpong\`: pages promoted, by whichever mechanism,
 that were migrated back down within 10 s) and its share of the promoted;
-CPU of the mechanism as in the promotion section; the promoter's p99
+CPU of the mechanism (the promoter's work item and drain, kdamond's utime + stime;
+NUMA balancing's is not measured: bpftrace cannot start under the balloon); the promoter's p99
 batch latency from the drain that queued a record to its migration
 (\`chmu:chmu_promote\` \`latency_ns\`). Under TCG a CXL load costs about 70
 DRAM loads: the ratios overstate what hardware gains, the shares do not.

@@ -8,7 +8,8 @@
 #   KEY    its key in results.json
 #   EMPTY  what KEY holds until the section has been measured once
 #   GOALS  "goals" when the goals table reads it: make bench-goals runs it
-#          (reduced to what the goals need: bench/run.sh)
+#          (reduced to what the goals need: bench/run.sh); "optin" for a
+#          section make bench runs only when BENCH_SECTIONS names it
 # A new section (tiering, say): a line here; a sec_NAME function in
 # bench/run.sh (its boots, then section.md and the pieces below); a case
 # in "results-json.sh section"; if it has goals, a case in
@@ -23,7 +24,7 @@ bench_section_table=(
 	"shift|shift|[]|"
 	"scale|scale|[]|"
 	"promotion|promotion|[]|goals"
-	"tiering|tiering|[]|"
+	"tiering|tiering|[]|optin"
 )
 
 # bench_section_names [goals]: every section's name (with goals: those of
@@ -70,7 +71,12 @@ bench_sections() {
 		want+="$n "
 	done
 	for n in $known; do
-		[ "$want" = " " ] || [[ "$want" == *" $n "* ]] || continue
+		if [ "$want" = " " ]; then
+			# all: but the opt-in sections, which run only when named
+			[ "$(bench_section_field "$n" 4)" != optin ] || continue
+		else
+			[[ "$want" == *" $n "* ]] || continue
+		fi
 		echo "$n"
 	done
 }

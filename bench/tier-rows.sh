@@ -17,7 +17,9 @@
 #   ping-pong             pgpromote_pingpong: pages promoted (by whichever
 #                         mechanism) that were migrated back down within
 #                         10 s, and its share of the promoted
-#   CPU                   as in the promotion section (an upper bound)
+#   CPU                   the promoter's worker and drain time; kdamond's
+#                         utime + stime; NUMA balancing's is not measured
+#                         under the balloon (bpftrace cannot start there)
 #   p99 latency           the promoter's batches, drain to migration done
 set -euo pipefail
 out=${1:?usage: tier-rows.sh OUT BOOT...}
@@ -82,6 +84,9 @@ for b in "$@"; do
 		pingpong=$(vmd "$b" "$pol" pgpromote_pingpong)
 		splits=$(vmd "$b" "$pol" thp_split_page)
 		cpu_ns=$(( $(kv probe_scan_ns "$cost") + $(kv probe_fault_ns "$cost") + $(kv probe_oncpu_ns "$cost") ))
+		# kdamond by its clock ticks (USER_HZ 100) where the probes did not run
+		t=$(kv kdamond_ticks "$cost")
+		[ -z "$t" ] || [ "$(kv probe_oncpu_ns "$cost")" != 0 ] || cpu_ns=$((cpu_ns + t * 10000000))
 		lat=-1 throttles=-1
 		case "$pol" in
 		chmu)

@@ -145,6 +145,11 @@ expect_eq "$(j '.goals[0].verdict')" unreliable "a kept goal keeps its verdict"
 : >"$T/boots"
 cp "$T/out/results.json" "$T/before.json"
 cp "$T/out/results.md" "$T/before.md"
+# An opt-in section (tiering) runs only when named
+. bench/sections.sh
+expect_eq "$(bench_sections "" | paste -sd' ')" "memory cost epochs drain attribution accuracy shift scale promotion" \
+	"all sections: the opt-in tiering left out"
+expect_eq "$(bench_sections "scale,tiering" | paste -sd' ')" "scale tiering" "an opt-in section named: run"
 rc=0
 out=$(BENCH_SECTIONS=memory,costs FAKE_DRAM=333 bench/run.sh 2>&1) || rc=$?
 expect_eq "$rc:$out" "1:error: BENCH_SECTIONS: unknown section 'costs' (sections: memory, cost, epochs, drain, attribution, accuracy, shift, scale, promotion, tiering)" \
