@@ -25,7 +25,7 @@ out=$(chmu-perf "$PMU/$ok/" -- sh -c "chmu-workload touch --dax $DEV --size 2M -
 expect_eq "$(aux_entries <<<"$out" | tr ' ' '\n' | sort | paste -sd' ')" "3:100 7:300" "AUX entries after the fuzz"
 hmu_cfg threshold=5 epoch_us=500000 fill_threshold=0 unit_shift=12 enable=1
 touch_units 9 40
-sleep 1.2
+hmu_drained 1
 hmu_cfg enable=0
 expect_eq "$(trace_entries | tr ' ' '\n' | grep '^9:')" "9:40" "tracepoint entry after the fuzz"
 kernel_quiet

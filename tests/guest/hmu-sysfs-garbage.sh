@@ -37,7 +37,7 @@ done
 expect_errno "Device or resource busy" $HMU/threshold 9
 expect_eq "$(snapshot | grep -v -E '^(batches|entries|drain_ns|lost|overflows)=')" "$before" "all attributes while enabled"
 touch_units 9 40
-sleep 1.2
+hmu_drained 1
 hmu_cfg enable=0
 expect_eq "$(trace_entries)" "9:40" "entries after the garbage"
 kernel_quiet

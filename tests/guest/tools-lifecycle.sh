@@ -22,7 +22,7 @@ bt_on() { bpftool perf show -j | jq --argjson p $bt '[.[] | select(.pid == $p an
 for _ in $(seq 300); do [ "$(bt_on)" -gt 0 ] && break; sleep 0.1; done
 [ "$(bt_on)" -gt 0 ] || fail "bpftrace did not attach: $(cat /tmp/lc.bt)"
 touch_units 3 100
-sleep 1.2
+hmu_drained 1
 
 out=$(rmmod cxl_hmu 2>&1) && fail "rmmod succeeded with tools attached"
 grep -q 'in use' <<<"$out" || fail "rmmod: '$out'"
@@ -35,7 +35,8 @@ for p in $pids $bt; do kill -0 "$p" || fail "a tool exited on unbind (pid $p)"; 
 echo hmu_mem0.0 >/sys/bus/cxl/drivers/cxl_hmu/bind
 epoch
 touch_units 7 300
-sleep 1.5
+# counted after the tracepoints: every tool has seen the entry
+hmu_drained 1
 for p in $pids; do kill -INT "$p"; done
 stop_bpftrace $bt || true
 for p in $pids; do wait "$p" || fail "a tool failed (pid $p): $(cat /tmp/lc.*.err)"; done
