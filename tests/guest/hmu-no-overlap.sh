@@ -29,7 +29,7 @@ expect_eq "$(trace_entries)" "9:40" "instance 0 (range 0) exactly; instance 1 sa
 
 echo 0 >$H1/range_first
 echo 0 >$H1/range_count
-chmu-perf "$PMU/epoch_type=1,access_type=6,hotness_threshold=40,range_base=0,range_size=1/" -- \
+chmu-perf "$PMU/epoch_type=1,access_type=6,hotness_threshold=40,hotness_granual=12,range_base=0,range_size=1/" -- \
 	sleep 600 >/tmp/ovl.out 2>&1 &
 pid=$!
 hmu_wait enable 1
