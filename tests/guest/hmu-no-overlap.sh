@@ -3,7 +3,10 @@
 # clear): sysfs shows it, the driver refuses an enable whose ranges
 # overlap an enabled sibling's with EOPNOTSUPP and a reason (rather than
 # leaving the device to refuse it and the enable to time out), and
-# disjoint ranges work, each instance exactly.
+# disjoint ranges work, each instance exactly. A perf event holds its
+# ranges from its creation to its close: a sibling's enable over them is
+# refused while the event is paused too, rather than taking them and
+# leaving the event's restart to fail unseen (issue 34, item 5).
 . tests/lib.sh
 hmu_setup
 chmu_setup
@@ -23,5 +26,25 @@ touch_units 9 40
 echo 0 >$H1/enable
 hmu_cfg enable=0
 expect_eq "$(trace_entries)" "9:40" "instance 0 (range 0) exactly; instance 1 saw nothing"
+
+echo 0 >$H1/range_first
+echo 0 >$H1/range_count
+chmu-perf "$PMU/epoch_type=1,access_type=6,hotness_threshold=40,hotness_granual=12,range_base=0,range_size=1/" -- \
+	sleep 600 >/tmp/ovl.out 2>&1 &
+pid=$!
+hmu_wait enable 1
+expect_errno "Operation not supported" $H1/enable 1
+kill -USR1 $pid
+hmu_wait enable 0
+expect_eq "$(cat $HMU/owner)" perf "owner while paused"
+expect_errno "Operation not supported" $H1/enable 1
+kill -USR1 $pid
+hmu_wait enable 1
+touch_units 9 40
+kill -INT $pid
+wait $pid || fail "chmu-perf: $(cat /tmp/ovl.out)"
+expect_eq "$(aux_entries </tmp/ovl.out)" "9:40" "the event's entries after its pause"
+echo 1 >$H1/enable
+echo 0 >$H1/enable
 kernel_quiet
 echo ok
