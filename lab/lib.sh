@@ -123,7 +123,7 @@ sync_series() {
 	fi
 	if [ -f "$state/list" ]; then
 		tac "$state/list" | while read -r p; do
-			patch -d "$tree" -p1 -R -s -f <"$state/$p" >>"$log" 2>&1 ||
+			patch -d "$tree" -p1 -R -s -f --no-backup-if-mismatch <"$state/$p" >>"$log" 2>&1 ||
 				die "could not revert $p in $tree (see $log); remove $tree to start afresh"
 		done
 	fi
@@ -133,9 +133,9 @@ sync_series() {
 	while read -r p; do
 		[ -n "$p" ] || continue
 		n=$((n + 1))
-		patch -d "$tree" -p1 -N -s --dry-run <"$p" >>"$log" 2>&1 ||
+		patch -d "$tree" -p1 -N -s -F0 --dry-run <"$p" >>"$log" 2>&1 ||
 			die "patch $(basename "$p") does not apply to $tree (see $log)"
-		patch -d "$tree" -p1 -N -s <"$p" >>"$log" 2>&1 ||
+		patch -d "$tree" -p1 -N -s -F0 --no-backup-if-mismatch <"$p" >>"$log" 2>&1 ||
 			die "patch $(basename "$p") failed on $tree (see $log)"
 		cp "$p" "$state/$(printf '%04d' $n)-$(basename "$p")"
 		echo "$(printf '%04d' $n)-$(basename "$p")" >>"$state/list"
