@@ -26,17 +26,46 @@ expect_eq() {
 }
 
 # bpf_links: how many BPF links exist. attached BEFORE [PID]: wait (30 s
-# at most) until there are more than BEFORE, i.e. a tool started meanwhile
-# has attached its programs; fail if PID exits first or they never come.
+# at most) until a tool started meanwhile has attached its programs; fail
+# if they never come. With PID, until that process holds BPF links and
+# sleeps in its main loop's wait (tool_ready): a tool may attach several
+# links (chmutop: the batch and chmu_config programs), so the links of
+# all processes together cannot tell a second tool from the first's next
+# link. Without PID, until there are more than BEFORE.
 bpf_links() { bpftool link show -j | jq length; }
 attached() {
 	local _
+	if [ -n "${2-}" ]; then
+		tool_ready "$2"
+		return
+	fi
 	for _ in $(seq 300); do
 		[ "$(bpf_links)" -gt "$1" ] && return 0
-		[ -z "${2-}" ] || kill -0 "$2" 2>/dev/null || fail "process $2 ended before attaching"
 		sleep 0.1
 	done
-	fail "${2:-the tool} did not attach its BPF programs"
+	fail "the tool did not attach its BPF programs"
+}
+
+# tool_ready PID: wait (30 s at most) until PID holds a BPF link and is
+# found asleep in its main loop's wait (_wait_state): a tool attaches all
+# its programs at once, before its main loop, so all are attached then.
+# Fails if PID exits first.
+tool_ready() {
+	local _ a b f n
+	for _ in $(seq 300); do
+		kill -0 "$1" 2>/dev/null || fail "process $1 ended before attaching"
+		n=0
+		for f in /proc/"$1"/fd/*; do
+			[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:bpf_link" ] && n=$((n + 1))
+		done
+		if [ "$n" -gt 0 ]; then
+			_wait_state "$1" a
+			_wait_state "$1" b
+			[ -n "$a" ] && [ "$a" = "$b" ] && return 0
+		fi
+		sleep 0.1
+	done
+	fail "process $1 did not attach its BPF programs and reach its main loop"
 }
 
 # bpftrace_attached PID N: wait (30 s at most) until bpftrace PID has its
@@ -53,7 +82,7 @@ bpftrace_attached() {
 }
 
 # quiet_fds PID: how many files PID has open, counted while it sleeps in
-# its main loop's wait (poll, epoll or nanosleep) and does not run during
+# its main loop's wait (poll, epoll, nanosleep or sigwait) and does not run during
 # the count (same voluntary context switches before and after). A tool
 # still loading (libbpf holds the modules' BTF meanwhile) or reading a
 # sysfs file for a moment is never counted. Shell builtins only, so the
@@ -83,7 +112,7 @@ _wait_state() {
 	_ws=""
 	read -r nr _r </proc/"$1"/syscall 2>/dev/null || return 0
 	case "$nr" in
-	7 | 35 | 230 | 232 | 270 | 271 | 281 | 441) ;;
+	7 | 35 | 128 | 230 | 232 | 270 | 271 | 281 | 441) ;;
 	*) return 0 ;;
 	esac
 	while read -r k v; do

@@ -7,7 +7,6 @@ hmu_setup
 chmu_setup
 epoch() { hmu_cfg threshold=5 epoch_us=500000 fill_threshold=0 unit_shift=12 enable=1; }
 epoch
-l0=$(bpf_links)
 chmutop -b -j -s addr 1 >/tmp/lc.top 2>/tmp/lc.top.err &
 pids=$!
 chmuheat -j --no-heatmap 1 >/tmp/lc.heat 2>/tmp/lc.heat.err &
@@ -16,8 +15,9 @@ chmualert -c 50 -j 1 >/tmp/lc.alert 2>/tmp/lc.alert.err &
 pids+=" $!"
 bpftrace -e 'tracepoint:chmu:chmu_hotlist_entry { @[args->unit] = sum(args->count); }' >/tmp/lc.bt 2>&1 &
 bt=$!
-# one BPF link per tool; bpftrace's probe is a perf event on the tracepoint
-attached $((l0 + 2))
+# each tool holds its own links (chmutop two); bpftrace's probe is a perf
+# event on the tracepoint
+for p in $pids; do tool_ready "$p"; done
 bt_on() { bpftool perf show -j | jq --argjson p $bt '[.[] | select(.pid == $p and .tracepoint == "chmu_hotlist_entry")] | length'; }
 for _ in $(seq 300); do [ "$(bt_on)" -gt 0 ] && break; sleep 0.1; done
 [ "$(bt_on)" -gt 0 ] || fail "bpftrace did not attach: $(cat /tmp/lc.bt)"
