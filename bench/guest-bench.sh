@@ -520,11 +520,14 @@ scale)
 	size=$(cat $B/hmu_mem0.0.0/hotlist_size)
 	# run N THRESHOLD: N instances enabled (always-on, 4 KiB units, fill at
 	# a quarter of the list), chmutop on all of them, one load; prints
-	# "N|THRESHOLD|entries|drain_ns|seconds" summed over the instances
+	# "N|THRESHOLD|entries|drain_ns|seconds|batches|irqs|irq_ns" summed
+	# over the instances (irqs and irq_ns count from probe: the run's are
+	# the difference)
 	run() {
-		local n=$1 thr=$2 i top t0 t1 e=0 d=0 a0
+		local n=$1 thr=$2 i top t0 t1 e=0 d=0 a0 nb=0 q=0 qns=0
 		for ((i = 0; i < n; i++)); do
 			I=$B/hmu_mem0.0.$i
+			q=$((q - $(cat $I/irqs))) qns=$((qns - $(cat $I/irq_ns)))
 			echo always-on >$I/mode
 			echo "$thr" >$I/threshold
 			echo 12 >$I/unit_shift
@@ -543,11 +546,13 @@ scale)
 			I=$B/hmu_mem0.0.$i
 			e=$((e + $(cat $I/entries)))
 			d=$((d + $(cat $I/drain_ns)))
+			nb=$((nb + $(cat $I/batches)))
+			q=$((q + $(cat $I/irqs))) qns=$((qns + $(cat $I/irq_ns)))
 		done
 		kill -INT $top
 		wait $top || true
 		for ((i = 0; i < n; i++)); do echo 0 >$B/hmu_mem0.0.$i/enable; done
-		echo "$n|$thr|$e|$d|$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')"
+		echo "$n|$thr|$e|$d|$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')|$nb|$q|$qns"
 	}
 	: >"$R/scale.txt"
 	for n in 1 2 4; do
@@ -556,9 +561,9 @@ scale)
 	for thr in 64 16; do
 		echo "$2|$(run 1 "$thr")" >>"$R/scale.txt"
 	done
-	awk -F'|' '{ printf "| %s | %d | %d | %d | %.0f | %.1f |\n", $1, $2, $3, $4, $4 / $6, $5 / $4 }' \
-		"$R/scale.txt" >"$R/scale.md"
-	awk -F'|' '{ printf "%s{\"hotlist_size\":%s,\"instances\":%d,\"threshold\":%d,\"entries\":%d,\"drain_ns\":%d,\"seconds\":%s}", (NR > 1 ? "," : ""), $1, $2, $3, $4, $5, $6 }' \
+	awk -F'|' '{ printf "| %s | %d | %d | %d | %.0f | %.1f | %d | %.1f | %d | %.0f |\n", $1, $2, $3, $4, $4 / $6, $5 / $4,
+		$7, $7 ? $5 / $7 / 1000 : 0, $8, $8 ? $9 / $8 : 0 }' "$R/scale.txt" >"$R/scale.md"
+	awk -F'|' '{ printf "%s{\"hotlist_size\":%s,\"instances\":%d,\"threshold\":%d,\"entries\":%d,\"drain_ns\":%d,\"seconds\":%s,\"batches\":%d,\"irqs\":%d,\"irq_ns\":%d}", (NR > 1 ? "," : ""), $1, $2, $3, $4, $5, $6, $7, $8, $9 }' \
 		"$R/scale.txt" >"$R/scale.json"
 	;;
 accuracy | shift)

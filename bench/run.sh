@@ -454,9 +454,15 @@ instance, so entries grow with instances), then 1 instance at thresholds
 16 and 64 (fewer entries for the same accesses). chmutop watches all the
 enabled instances. ns per entry: the driver's drain_ns / entries summed
 over the instances; entries/s: over the load and the drain after it.
+The interrupt's cost: the drain runs in steps of at most 1024 entries
+(one batch each) in a work item, and the handler only queues it; its
+time per interrupt (irq_ns / irqs) is what the interrupt holds a CPU
+(and, on a chip that is not one-shot safe, the vector masked) for. The
+drain's time per batch beside it is what one step costs; before the
+steps, a fill's whole drain ran in the interrupt's thread.
 
-| hotlist size | instances | threshold | entries | entries/s | drain ns/entry |
-|---|---|---|---|---|---|
+| hotlist size | instances | threshold | entries | entries/s | drain ns/entry | batches | drain us/batch | interrupts | handler ns/interrupt |
+|---|---|---|---|---|---|---|---|---|---|
 MD
 	cat "$1"/s*/scale.md
 	} >"$1/section.md"

@@ -323,14 +323,19 @@ hmu_cfg() {
 trace_events() {
 	local ev=$1
 	shift
+	# one awk for all lines: thousands of events must not cost a fork each
 	grep " $ev: " $TRACE/trace | sed 's/.*: mem[0-9]* chmu[0-9.]* //' |
-		while read -r line; do
-			local out="" f
-			for f in "$@"; do
-				out+="$(tr ' ' '\n' <<<"$line" | grep "^$f=") "
-			done
-			echo "${out% }"
-		done
+		awk -v want="$*" 'BEGIN { n = split(want, w, " ") }
+		{
+			out = ""
+			for (i = 1; i <= n; i++)
+				for (j = 1; j <= NF; j++)
+					if (index($j, w[i] "=") == 1) {
+						out = out (out == "" ? "" : " ") $j
+						break
+					}
+			print out
+		}'
 }
 
 # expect_errno ERRNO-NAME FILE VALUE: writing VALUE to FILE fails with it.

@@ -1,7 +1,7 @@
 # Fills landing while the driver drains (issue 34, item 3): always-on
 # reporting, threshold 100, fill threshold 1 and a 60 s poll; eight units
-# read 2000 times each from CPU 1 while the interrupt's thread drains on
-# CPU 0, 160 entries a round (fewer than the hotlist holds: no overflow
+# read 2000 times each from CPU 1 (the interrupt on CPU 0) while the drain
+# work drains, 160 entries a round (fewer than the hotlist holds: no overflow
 # whatever the timing). Entries keep arriving while a drain reads the
 # ring. Every round must be drained by fill interrupts alone, long before
 # the poll: a drain that cleared the fill status after consuming cleared
