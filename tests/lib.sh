@@ -51,19 +51,17 @@ attached() {
 # its programs at once, before its main loop, so all are attached then.
 # Fails if PID exits first.
 tool_ready() {
-	local _ a b f n
-	for _ in $(seq 300); do
+	local _ a b
+	# one fork a try (a tool has dozens of files): the sooner it is seen
+	# ready, the more of a fixed-length run is left for the workload
+	for _ in $(seq 600); do
 		kill -0 "$1" 2>/dev/null || fail "process $1 ended before attaching"
-		n=0
-		for f in /proc/"$1"/fd/*; do
-			[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:bpf_link" ] && n=$((n + 1))
-		done
-		if [ "$n" -gt 0 ]; then
+		if [ -n "$(find /proc/"$1"/fd -lname 'anon_inode:bpf_link' -print -quit 2>/dev/null)" ]; then
 			_wait_state "$1" a
 			_wait_state "$1" b
 			[ -n "$a" ] && [ "$a" = "$b" ] && return 0
 		fi
-		sleep 0.1
+		sleep 0.05
 	done
 	fail "process $1 did not attach its BPF programs and reach its main loop"
 }

@@ -156,6 +156,7 @@ struct state {
 	struct inst_stat *prev;		/* per instance, last interval */
 	struct inst_stat *cur;		/* per instance, at this frame's end */
 	uint64_t end_ns, end_wall_ns;	/* the frame's end: monotonic, wall */
+	uint64_t t0;			/* the frame's start (monotonic) */
 	uint64_t mono_to_wall;		/* wall - monotonic, at start */
 	__u32 end_gen;			/* the interval the frame closes */
 	struct drain_ctr *dprev;	/* per instance, the driver's counters */
@@ -1115,63 +1116,92 @@ static void suspend(struct state *s)
 }
 
 /*
- * Wait until @end (CLOCK_MONOTONIC ns); on a terminal, handle keys
- * meanwhile. Frames end at fixed deadlines, so they do not drift by the
- * time each one takes to render.
+ * Between frames (chmu_tool_loop()'s waits; frames end at fixed deadlines,
+ * so they do not drift by the time each one takes to render): on a
+ * terminal, a stop (Ctrl-Z) or a resize is handled once the wait it ended
+ * returns, and keys as they come.
  */
-static void wait_until(struct state *s, uint64_t end)
+static void on_wake(void *ctx)
 {
-	uint64_t t;
+	struct state *s = ctx;
 
-	while (!chmu_exiting && (t = now_ns()) < end) {
-		struct pollfd pfd = { .fd = 0, .events = POLLIN };
-		struct timespec ts = { (end - t) / 1000000000ULL, (end - t) % 1000000000ULL };
-		char c;
-
-		if (!s->interactive) {
-			ppoll(NULL, 0, &ts, &s->waitmask);
-			continue;
-		}
-		if (suspended) {
-			suspended = 0;
-			suspend(s);
-			continue;
-		}
-		if (resized) {
-			/* the frame on screen again, fitted to the new size */
-			resized = 0;
-			term_size(s);
-			if (s->help)
-				show_keys(s);
-			else if (s->nhead)
-				display(s);
-		}
-		/*
-		 * The signals are blocked but here: one arriving after the
-		 * checks above ends this wait at once, not the next frame
-		 */
-		if (ppoll(&pfd, 1, &ts, &s->waitmask) <= 0 || read(0, &c, 1) != 1)
-			continue;
-		if (c == 'q') {
-			chmu_exiting = 1;
-			continue;
-		}
-		/* any key leaves the list of keys (and does what it does) */
-		if (s->help && c != '?' && c != 'h') {
-			s->help = false;
-			display(s);
-		}
-		if (c == 's') {
-			env.sort = (env.sort + 1) % TOP_SORT_NR;
-		} else if (c == 'p') {
-			s->paused = !s->paused;
-			if (s->paused && !s->help && s->nhead)
-				display(s);	/* now marked PAUSED */
-		} else if (c == '?' || c == 'h') {
-			s->help = true;
-			show_keys(s);
-		}
+	if (!s->interactive)
+		return;
+	if (suspended) {
+		suspended = 0;
+		suspend(s);
 	}
+	if (resized) {
+		/* the frame on screen again, fitted to the new size */
+		resized = 0;
+		term_size(s);
+		if (s->help)
+			show_keys(s);
+		else if (s->nhead)
+			display(s);
+	}
+}
+
+static bool on_key(void *ctx, int fd)
+{
+	struct state *s = ctx;
+	char c;
+	ssize_t r = read(fd, &c, 1);
+
+	if (r == 0)
+		return false;	/* the terminal is gone: no more keys */
+	if (r != 1)
+		return true;
+	if (c == 'q') {
+		chmu_exiting = 1;
+		return true;
+	}
+	/* any key leaves the list of keys (and does what it does) */
+	if (s->help && c != '?' && c != 'h') {
+		s->help = false;
+		display(s);
+	}
+	if (c == 's') {
+		env.sort = (env.sort + 1) % TOP_SORT_NR;
+	} else if (c == 'p') {
+		s->paused = !s->paused;
+		if (s->paused && !s->help && s->nhead)
+			display(s);	/* now marked PAUSED */
+	} else if (c == '?' || c == 'h') {
+		s->help = true;
+		show_keys(s);
+	}
+	return true;
+}
+
+/*
+ * A frame: the interval's counts, read once no drain still writes them.
+ * Ended by a signal or 'q' on a terminal, the run leaves without a frame
+ * of the cut interval; in batch and JSON output that frame is printed.
+ */
+static int on_frame(void *ctx, uint64_t n)
+{
+	struct state *s = ctx;
+	uint64_t t1;
+	__u32 g;
+	int err;
+
+	if (chmu_exiting && !env.batch && !env.json)
+		return 0;
+	frame_end(s);
+	t1 = s->end_ns;
+	g = chmu_gen_advance(&s->skel->bss->gen, s->skel->bss->gen_busy);
+	err = read_units(s, g, (t1 - s->t0) / 1e9);
+	if (err) {
+		fprintf(stderr, TOOL ": reading the maps: %s\n", strerror(-err));
+		return err;
+	}
+	if (s->paused)
+		frame_skip(s);
+	else if (frame(s, (t1 - s->t0) / 1e9, n))
+		return -EIO;
+	s->t0 = t1;
+	return 0;
 }
 
 /*
@@ -1233,10 +1263,9 @@ int main(int argc, char **argv)
 	};
 	struct state s = {};
 	struct chmu_tool t = { .name = TOOL, .verbose = &env.verbose };
+	struct chmu_loop loop = { .on_interval = on_frame, .on_wake = on_wake, .ctx = &s };
 	int err, n = 0, stats_fd = -1;
-	unsigned int frames = 0, shift = 63;
-	uint64_t t0, t1, deadline;
-	__u32 g;
+	unsigned int shift = 63;
 
 	err = chmu_tool_start(&t, &argp, argc, argv);
 	if (err)
@@ -1318,36 +1347,18 @@ int main(int argc, char **argv)
 
 	frame_end(&s);	/* batch times in wall-clock time: one offset */
 	s.mono_to_wall = s.end_wall_ns - s.end_ns;
-	t0 = now_ns();
-	deadline = t0;
-	while (!chmu_exiting && (env.count < 0 || frames < (unsigned int)env.count)) {
-		/* the next interval's end; after a stall, a whole one from now */
-		deadline += env.interval * 1000000000ULL;
-		if (deadline <= now_ns())
-			deadline = now_ns() + env.interval * 1000000000ULL;
-		wait_until(&s, deadline);
-		if (chmu_exiting && !env.batch && !env.json)
-			break;
-		frame_end(&s);
-		t1 = s.end_ns;
-		/* the interval's unit sums complete: no run still writes them */
-		g = chmu_gen_advance(&s.skel->bss->gen, s.skel->bss->gen_busy);
-		err = read_units(&s, g, (t1 - t0) / 1e9);
-		if (err) {
-			fprintf(stderr, TOOL ": reading the maps: %s\n", strerror(-err));
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
-		if (s.paused) {
-			frame_skip(&s);
-		} else if (frame(&s, (t1 - t0) / 1e9, frames)) {
-			err = CHMU_EXIT_ENV;
-			goto cleanup;
-		}
-		if (chmu_output_broken(TOOL, stdout))
-			break;
-		t0 = t1;
-		frames++;
+	s.t0 = now_ns();
+	loop.interval = env.interval;
+	loop.count = env.count;
+	loop.waitmask = &s.waitmask;
+	if (s.interactive) {
+		loop.on_input = on_key;
+		loop.in_fd = 0;
+	}
+	err = chmu_tool_loop(&t, &loop);
+	if (err) {
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
 	}
 	err = 0;
 

@@ -74,8 +74,12 @@ int chmu_tool_load(struct chmu_tool *t, struct bpf_object_skeleton *s,
 int chmu_tool_loop(struct chmu_tool *t, const struct chmu_loop *l)
 {
 	uint64_t step = l->interval * 1000000000ULL, deadline = chmu_now_ns(), n = 0, now;
-	struct pollfd pfd = { .fd = l->rb ? ring_buffer__epoll_fd(l->rb) : -1,
-			      .events = POLLIN };
+	const sigset_t *mask = l->waitmask ? l->waitmask : &t->waitmask;
+	/* a negative fd is ignored by ppoll */
+	struct pollfd pfd[2] = {
+		{ .fd = l->rb ? ring_buffer__epoll_fd(l->rb) : -1, .events = POLLIN },
+		{ .fd = l->on_input ? l->in_fd : -1, .events = POLLIN },
+	};
 	int err;
 
 	while (!chmu_exiting && (l->count < 0 || n < (uint64_t)l->count)) {
@@ -93,13 +97,18 @@ int chmu_tool_loop(struct chmu_tool *t, const struct chmu_loop *l)
 			ts.tv_nsec = wait % 1000000000ULL;
 
 			/* the ending signals come in only here */
-			if (ppoll(&pfd, 1, &ts, &t->waitmask) > 0 && l->rb) {
-				err = ring_buffer__consume(l->rb);
-				if (err < 0 && err != -EINTR) {
-					fprintf(stderr, "%s: ring buffer: %s\n", t->name,
-						strerror(-err));
-					return err;
+			if (ppoll(pfd, 2, &ts, mask) > 0) {
+				if (l->rb && (pfd[0].revents & POLLIN)) {
+					err = ring_buffer__consume(l->rb);
+					if (err < 0 && err != -EINTR) {
+						fprintf(stderr, "%s: ring buffer: %s\n",
+							t->name, strerror(-err));
+						return err;
+					}
 				}
+				if ((pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) &&
+				    !l->on_input(l->ctx, l->in_fd))
+					pfd[1].fd = -1;
 			}
 			if (l->on_wake)
 				l->on_wake(l->ctx);

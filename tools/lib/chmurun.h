@@ -104,6 +104,14 @@ struct chmu_loop {
 	struct ring_buffer *rb;
 	int (*on_interval)(void *ctx, uint64_t n);
 	void (*on_wake)(void *ctx);
+	/* input to wait for as well (a terminal's keys): on_input when in_fd
+	 * is readable (or hung up); only with on_input set. It returns false
+	 * when in_fd is no longer worth waiting for (end of file) */
+	bool (*on_input)(void *ctx, int fd);
+	int in_fd;
+	/* the mask while waiting, if the tool lets more signals in (a
+	 * terminal's resize and stop); t->waitmask otherwise */
+	const sigset_t *waitmask;
 	void *ctx;
 };
 int chmu_tool_loop(struct chmu_tool *t, const struct chmu_loop *l);
