@@ -134,6 +134,13 @@ wait_for() {
 }
 
 # attr_cmp FILE OP VALUE: the number in FILE against VALUE (-eq, -lt, -ge...)
+# lru_drain: move the folios waiting in every CPU's LRU batches onto the
+# LRU lists, where isolation (promotion, migration) finds them. The
+# drop_caches write runs lru_add_drain_all() first (and drops only clean
+# page cache); compact_memory also drains, but its own migrations leave
+# the folios they move in the compacting CPU's batch.
+lru_drain() { echo 1 >/proc/sys/vm/drop_caches; }
+
 attr_cmp() { [ "$(cat "$1")" "$2" "$3" ]; }
 
 # kv KEY TEXT: the value of KEY=value in TEXT (one per line).

@@ -34,13 +34,17 @@ for h in $HMU0 $HMU1; do
 	expect_eq "$(cat $h/promote/rate_mbps)" 0 "$(basename $h): no rate cap of its own"
 done
 cand0=$(vm pgpromote_candidate)
+# the migrations of the run, for its log: any besides the promoter's (a
+# compaction's, say) move workload pages and post their copies' reads
+vmig() { grep -E '^(compact|pgmigrate|numa_hint)' /proc/vmstat; }
+vmig >/tmp/rate.vm0
 # The workload allocates first (--wait); its pages leave the CPUs' LRU
-# batches (compaction drains them) before the reads
+# batches before the reads (a folio in one is not isolated: not_lru)
 chmu-workload touch --node "$NODE" --movable --no-thp --size 8M --units 0-2047 --count 50 \
 	--wait --hold >/tmp/rate.out &
 wl=$!
 wait_for "the workload did not allocate" grep -q '^ready=' /tmp/rate.out
-echo 1 >/proc/sys/vm/compact_memory
+lru_drain
 for h in $HMU0 $HMU1; do echo 1 >$h/promote/enable; done
 t0=$(date +%s%N)
 kill -USR1 $wl
@@ -55,6 +59,8 @@ wl=
 for h in $HMU0 $HMU1; do
 	for f in queued_pages tried promoted $reasons; do echo "$(basename $h) $f=$(cat $h/promote/$f)"; done
 done
+vmig | awk 'NR == FNR { a[$1] = $2; next } $2 != a[$1] { print "vmstat " $1 " +" $2 - a[$1] }' \
+	/tmp/rate.vm0 -
 secs=$(((t1 - t0 + 999999999) / 1000000000))
 promoted=$(sum promoted)
 echo "promoted $promoted pages in $secs s (started seconds)"

@@ -31,7 +31,7 @@ free=$(awk '/MemFree:/ { print $4 }' /sys/devices/system/node/node0/meminfo)
 echo $((free - 150 * 1024)) >$MF
 awk '/^Node/ { z = $0 } /^ +(free|min|high) / && z ~ /^Node 0,/ { print z ": " $1 " " $2 }' \
 	/proc/zoneinfo | paste -d' ' - - -
-echo 1 >/proc/sys/vm/compact_memory	# drains the CPUs' LRU batches
+lru_drain
 kill -USR1 $wl
 wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/wm.out
 wait_for "2 pages not tried" attr_cmp $P/tried -ge 2
