@@ -44,7 +44,7 @@
 #                         as in the tables) besides the bare drain, which
 #                         always runs first (make bench-goals: those its
 #                         goals read)
-#   BENCH_DRAIN_PASSES=4, BENCH_SCALE_PASSES=4, BENCH_PASSES=8, BENCH_SIZE=2M
+#   BENCH_DRAIN_PASSES=32, BENCH_SCALE_PASSES=4, BENCH_PASSES=8, BENCH_SIZE=2M
 #                         the streams' passes and size
 #   BENCH_EPOCH_UNITS="4096 16384 65536 262144 1048576"
 #                         units of 256 B touched in an epoch (epochend)
@@ -440,7 +440,7 @@ drain)
 	echo 4 >$I/threshold
 	echo 12 >$I/unit_shift
 	echo 256 >$I/fill_threshold
-	load() { chmu-workload stream --dax "$DEV" --size 2M --passes "${BENCH_DRAIN_PASSES:-4}" >/dev/null; }
+	load() { chmu-workload stream --dax "$DEV" --size 2M --passes "${BENCH_DRAIN_PASSES:-32}" >/dev/null; }
 	# Rounds: every consumer once per round, in the same order, so a
 	# change of pace during the boot spreads over all of them; per
 	# consumer the median of its rounds.
@@ -454,6 +454,7 @@ drain)
 		echo 0 >$T/events/chmu/enable
 		echo 1 >$T/tracing_on
 		measure "chmutop" chmutop -b 1
+		measure "chmutop --direct-slots 0" chmutop -b --direct-slots 0 1
 		measure "chmuheat" chmuheat --no-heatmap 1
 		measure "chmualert" chmualert -c 1000000 --ringbuf-size 4M 1
 		measure "chmu-exporter" chmu-exporter -l 127.0.0.1:9851
@@ -485,7 +486,7 @@ attrib)
 	echo 4 >$I/threshold
 	echo 12 >$I/unit_shift
 	echo 256 >$I/fill_threshold
-	load() { chmu-workload stream --node "$NODE" --no-thp --size 2M --passes "${BENCH_DRAIN_PASSES:-4}" >/dev/null; }
+	load() { chmu-workload stream --node "$NODE" --no-thp --size 2M --passes "${BENCH_DRAIN_PASSES:-32}" >/dev/null; }
 	DRAIN_OUT=$R/attrib.txt
 	: >"$DRAIN_OUT"
 	for ((r = 0; r < ${BENCH_DRAIN_ROUNDS:-5}; r++)); do

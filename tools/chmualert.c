@@ -313,7 +313,7 @@ static void report(struct state *s, const struct alert_event *ev)
 			chmu_fmt_num(env.cfg.threshold, thr, sizeof(thr)));
 		chmu_json_end(stdout);
 	} else {
-		strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
+		chmu_fmt_clock(t, tbuf, sizeof(tbuf));
 		if (ev->hpa != ~0ULL)
 			snprintf(hpa, sizeof(hpa), "0x%llx", U(ev->hpa));
 		else

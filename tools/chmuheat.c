@@ -156,7 +156,7 @@ static void print_time(FILE *f)
 	char buf[32];
 	time_t t = time(NULL);
 
-	strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
+	chmu_fmt_clock(t, buf, sizeof(buf));
 	fprintf(f, "%-8s\n", buf);
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,7 +38,7 @@
 
 const char *argp_program_version = TOOL " 0.1";
 
-enum { OPT_MAX_UNITS = 1000, OPT_BPF_STATS, OPT_BY };
+enum { OPT_MAX_UNITS = 1000, OPT_BPF_STATS, OPT_BY, OPT_DIRECT_SLOTS };
 
 enum { BY_UNIT, BY_CGROUP, BY_PROCESS };
 
@@ -47,14 +48,14 @@ enum { BY_UNIT, BY_CGROUP, BY_PROCESS };
 
 static struct env {
 	int sort, by;
-	unsigned int rows, max_units;
+	unsigned int rows, max_units, direct_slots;
 	uint64_t gran;
 	bool noclear, batch, json, verbose, bpf_stats, cgroup, procs;
 	pid_t pids[MAX_PIDS];
 	int npids;
 	long interval, count;
 } env = { .sort = TOP_SORT_RATE, .rows = 10, .interval = 1, .count = -1,
-	  .max_units = CHMUTOP_MAX_UNITS };
+	  .max_units = CHMUTOP_MAX_UNITS, .direct_slots = CHMUTOP_DIRECT_SLOTS };
 
 static const struct argp_option opts[] = {
 	{ "sort", 's', "KEY", 0, "Sort by rate (default: the last interval's), count, sum, seen or addr", 0 },
@@ -66,7 +67,8 @@ static const struct argp_option opts[] = {
 	{ "cgroup", 'G', NULL, 0, "Show the memory cgroup that owns each unit's pages, read when the frame is drawn (a column, NDJSON fields)", 0 },
 	{ "pid", 'p', "PID,...", 0, "Only the units these processes map, with which of them map each unit's pages (a column, NDJSON fields)", 0 },
 	{ "by", OPT_BY, "KEY", 0, "One row per unit (default), per cgroup or per process: the rates and sums of the units it owns or maps, split by page shares", 0 },
-	{ "max-units", OPT_MAX_UNITS, "N", 0, "Units (or regions) the kernel map holds (default 16384)", 0 },
+	{ "max-units", OPT_MAX_UNITS, "N", 0, "Units (or regions) the kernel's hash map holds, for the instances the direct map does not (default 16384)", 0 },
+	{ "direct-slots", OPT_DIRECT_SLOTS, "N", 0, "Slots of the kernel's direct-indexed map, one per unit (or region) of each instance's capacity that fits (default 262144; 0: the hash map only)", 0 },
 	{ "bpf-stats", OPT_BPF_STATS, NULL, 0, "Measure chmutop's BPF run time (turns on the kernel's BPF statistics, which every BPF program on the machine then pays for)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{},
@@ -127,6 +129,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *st)
 	case OPT_MAX_UNITS:
 		env.max_units = chmu_argp_num(st, key, arg, 1, 1 << 22);
 		break;
+	case OPT_DIRECT_SLOTS:
+		env.direct_slots = chmu_argp_num(st, key, arg, 0, 1 << 22);
+		break;
 	case ARGP_KEY_ARG:
 		return chmu_argp_interval(st, arg, &env.interval, &env.count);
 	default:
@@ -167,6 +172,15 @@ struct state {
 	struct top_row *rows;
 	size_t nrows, cap;
 	uint64_t units;			/* map entries */
+	/* the direct map (top_plan_direct()): per instance, its range */
+	uint32_t *dbase, *dslots;
+	uint32_t direct_nr;		/* its slots */
+	const struct unit_stat *direct;	/* mapped, read-only */
+	const __u64 *touched;		/* ... and the list of its slots in use */
+	size_t direct_len, touched_len;	/* the mappings' lengths */
+	uint32_t *known;		/* the slots in use, read from touched */
+	uint64_t nknown;
+	uint8_t *known_map;		/* a bit per slot: in known */
 	struct owner_names *names;	/* -G: cgroup paths */
 	struct owner_names *own_names;	/* -p without -G: ours */
 	struct chmu_owner_bpf owner;	/* -G: the skeleton's attribution */
@@ -451,13 +465,145 @@ static int take_unit(const void *key, const void *val, void *ctx)
 	return add_row(w->s, key, val, w->g, w->secs, now_ns()) ? -ENOMEM : 0;
 }
 
-/* The units map, as rows; interval sums of generation @g. */
+/* BPF array elements are 8-byte aligned: the mapping is an array of these */
+_Static_assert(sizeof(struct unit_stat) % 8 == 0, "unit_stat: not a whole number of words");
+
+/*
+ * Before the load: the direct map's size and each instance's range of it
+ * (the first CHMUTOP_MAX_INST instances; the rest use the hash).
+ */
+static int direct_plan(struct state *s, unsigned int shift)
+{
+	int n = s->ninst < CHMUTOP_MAX_INST ? s->ninst : CHMUTOP_MAX_INST, k = 0;
+	uint64_t *cap = calloc(s->ninst ? s->ninst : 1, sizeof(*cap));
+
+	s->dbase = calloc(s->ninst ? s->ninst : 1, sizeof(*s->dbase));
+	s->dslots = calloc(s->ninst ? s->ninst : 1, sizeof(*s->dslots));
+	if (!cap || !s->dbase || !s->dslots) {
+		free(cap);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++)
+		cap[i] = s->insts[i].capacity;
+	s->direct_nr = top_plan_direct(cap, n, shift, env.direct_slots, s->dbase, s->dslots);
+	free(cap);
+	for (int i = 0; i < n; i++) {
+		if (!s->dslots[i])
+			continue;
+		s->skel->rodata->direct_id[k] = s->insts[i].id;
+		s->skel->rodata->direct_base[k] = s->dbase[i];
+		s->skel->rodata->direct_slots[k] = s->dslots[i];
+		k++;
+	}
+	s->skel->rodata->direct_nr = k;
+	bpf_map__set_max_entries(s->skel->maps.direct, s->direct_nr ? s->direct_nr : 1);
+	bpf_map__set_max_entries(s->skel->maps.touched, s->direct_nr ? s->direct_nr : 1);
+	return 0;
+}
+
+/* After the load: the direct map and its list, mapped read-only */
+static int direct_map(struct state *s)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	if (!s->direct_nr)
+		return 0;
+	s->known = calloc(s->direct_nr, sizeof(*s->known));
+	s->known_map = calloc((s->direct_nr + 7) / 8, 1);
+	if (!s->known || !s->known_map)
+		return -ENOMEM;
+	s->touched_len = (s->direct_nr * sizeof(*s->touched) + page - 1) / page * page;
+	p = mmap(NULL, s->touched_len, PROT_READ, MAP_SHARED,
+		 bpf_map__fd(s->skel->maps.touched), 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	s->touched = p;
+	s->direct_len = (s->direct_nr * sizeof(*s->direct) + page - 1) / page * page;
+	p = mmap(NULL, s->direct_len, PROT_READ, MAP_SHARED,
+		 bpf_map__fd(s->skel->maps.direct), 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	s->direct = p;
+	return 0;
+}
+
+/* The instance (index) whose range of the direct map holds @slot */
+static int direct_inst(const struct state *s, uint32_t slot)
+{
+	for (int i = 0; i < s->ninst; i++)
+		if (slot - s->dbase[i] < s->dslots[i])
+			return i;
+	return -1;
+}
+
+/*
+ * The direct map's slots in use: the new ones from the touched list (up
+ * to one whose writer has taken its place but not yet written it: read
+ * again next frame), then every one as a row.
+ */
+static int read_direct(struct state *s, __u32 g, double secs)
+{
+	uint64_t nr = __atomic_load_n(&s->skel->bss->touched_nr, __ATOMIC_ACQUIRE);
+	struct unit_stat u;
+	struct unit_key k = {};
+	uint64_t v;
+	uint32_t slot;
+	int i, err;
+
+	if (nr > s->direct_nr)
+		nr = s->direct_nr;
+	for (uint64_t pos = s->nknown; pos < nr; pos++) {
+		v = __atomic_load_n(&s->touched[pos], __ATOMIC_ACQUIRE);
+		if (!v)
+			break;
+		/* each slot once, whatever the list says */
+		if (v - 1 >= s->direct_nr || (s->known_map[(v - 1) / 8] & (1 << (v - 1) % 8))) {
+			slot = UINT32_MAX;
+		} else {
+			slot = v - 1;
+			s->known_map[slot / 8] |= 1 << slot % 8;
+		}
+		s->known[pos] = slot;
+		s->nknown = pos + 1;
+	}
+	for (uint64_t j = 0; j < s->nknown; j++) {
+		slot = s->known[j];
+		if (slot == UINT32_MAX)
+			continue;
+		i = direct_inst(s, slot);
+		if (i < 0)
+			continue;
+		u = s->direct[slot];	/* a copy: the drain goes on writing it */
+		if (!u.seen) {	/* taken, its first entry not yet counted */
+			s->units++;
+			continue;
+		}
+		k.inst = s->insts[i].id;
+		k.slot = slot - s->dbase[i];
+		err = add_row(s, &k, &u, g, secs, now_ns());
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The unit maps, as rows; interval sums of generation @g. */
 static int read_units(struct state *s, __u32 g, double secs)
 {
 	struct units_walk w = { .s = s, .g = g, .secs = secs };
+	int err;
 
 	s->nrows = 0;
 	s->units = 0;
+	if (s->direct) {
+		err = read_direct(s, g, secs);
+		if (err)
+			return err;
+	}
+	/* an empty hash is still a walk over all its buckets: skip it */
+	if (!__atomic_load_n(&s->skel->bss->hashed, __ATOMIC_ACQUIRE))
+		return 0;
 	return chmu_map_dump(bpf_map__fd(s->skel->maps.units), sizeof(struct unit_key),
 			     sizeof(struct unit_stat), take_unit, &w);
 }
@@ -871,7 +1017,7 @@ static int frame(struct state *s, double secs, unsigned int n)
 
 	bpf_cost(s, &bpf_ns, &bpf_runs);
 	config_sync(s);
-	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
+	chmu_fmt_clock(t, tbuf, sizeof(tbuf));
 	top_sort(s->rows, s->nrows, env.sort);
 	shown = s->nrows < env.rows ? s->nrows : env.rows;
 	if (env.cgroup || env.procs) {
@@ -1308,6 +1454,11 @@ int main(int argc, char **argv)
 	CHMU_TOOL_TARGETS(s.skel);
 	s.skel->rodata->gran_shift = shift;
 	bpf_map__set_max_entries(s.skel->maps.units, env.max_units);
+	if (direct_plan(&s, shift)) {
+		fprintf(stderr, TOOL ": out of memory\n");
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
 	if (env.procs && procmap_init(&s.pm, SCAN_FRAMES, NULL, 0)) {
 		fprintf(stderr, TOOL ": out of memory\n");
 		err = CHMU_EXIT_ENV;
@@ -1319,6 +1470,12 @@ int main(int argc, char **argv)
 			     s.skel->progs.batch_raw, env.cgroup, NULL);
 	if (err)
 		goto cleanup;
+	err = direct_map(&s);
+	if (err) {
+		fprintf(stderr, TOOL ": cannot map the direct unit map: %s\n", strerror(-err));
+		err = CHMU_EXIT_ENV;
+		goto cleanup;
+	}
 	s.owner = t.owner;
 	s.names = t.names;	/* the runtime's: chmu_tool_stop() frees them */
 	if (env.procs && !env.cgroup) {
@@ -1367,6 +1524,14 @@ cleanup:
 		tcsetattr(0, TCSANOW, &s.saved);
 	if (stats_fd >= 0)
 		close(stats_fd);
+	if (s.direct)
+		munmap((void *)s.direct, s.direct_len);
+	if (s.touched)
+		munmap((void *)s.touched, s.touched_len);
+	free(s.known);
+	free(s.known_map);
+	free(s.dbase);
+	free(s.dslots);
 	chmutop_bpf__destroy(s.skel);
 	owner_groups_free(&s.groups);
 	owner_names_free(s.own_names);

@@ -5,6 +5,8 @@
 
 #define CHMUTOP_MAX_UNITS	16384
 #define CHMUTOP_MAX_INST	64
+/* default budget of the direct-indexed unit map, in slots (--direct-slots) */
+#define CHMUTOP_DIRECT_SLOTS	262144
 
 struct unit_key {
 	__u32 inst;		/* CHMU_INST_ID */

@@ -78,8 +78,32 @@ expect_eq "$(sysctl -n kernel.bpf_stats_enabled)" 0 "BPF statistics off after ch
 run -b -g 2M 1 3
 expect_eq "$(last_rows)" "$(printf '%#x' $((hpa + 0x7000))) 0x0 - mem0.0.0 300 400 2" "2 MiB region row"
 
+# The unit maps: a slot per unit of the device's capacity (or per -g
+# region) in the direct map while they fit in --direct-slots, else the
+# LRU hash; the same rows either way.
+cap=$(cat /sys/bus/cxl/devices/mem0/ram/size)
+direct_slots() { bpftool map show -j | jq '[.[] | select(.name == "direct") | .max_entries] | add // 0'; }
+for args in "" "-g 2M" "--direct-slots 0" "--direct-slots $(((cap >> 12) - 1))"; do
+	l0=$(bpf_links)
+	# shellcheck disable=SC2086
+	chmutop -b $args 1 3 >/tmp/top.out 2>/tmp/top.err &
+	pid=$!
+	attached "$l0" $pid
+	slots=$(direct_slots)
+	hot
+	wait $pid || { cat /tmp/top.err; fail "chmutop $args failed"; }
+	case "$args" in
+	"") expect_eq "$slots" $((cap >> 12)) "direct map: a slot per 4 KiB unit" ;;
+	-g*) expect_eq "$slots" $((cap >> 21)) "direct map: a slot per 2 MiB region" ;;
+	*) expect_eq "$slots" 1 "chmutop $args: no instance in the direct map (its one unused slot)" ;;
+	esac
+	[ "$args" = "-g 2M" ] && continue
+	expect_eq "$(last_rows | tr '\n' ';')" \
+		"$(printf '%#x' $((hpa + 0x7000))) 0x7000 - mem0.0.0 300 300 1;$(printf '%#x' $((hpa + 0x3000))) 0x3000 - mem0.0.0 100 100 1;" "top rows, chmutop $args"
+done
+
 # A unit map of 1 entry: the first unit makes room for the second.
-run -b --max-units 1 1 3
+run -b --direct-slots 0 --max-units 1 1 3
 grep -q '^unit map full (1 entries): 1 least recently seen evicted$' /tmp/top.out || fail "map-full line missing"
 
 # A full map stays live: 4 entries, units 0-3 drained, then units 4-7 in a
@@ -88,7 +112,7 @@ grep -q '^unit map full (1 entries): 1 least recently seen evicted$' /tmp/top.ou
 # looked-up ones longer), so what is exact is: the newest unit (7) is in
 # the view, every unit is either shown or counted evicted, none is lost.
 l0=$(bpf_links)
-chmutop -b -s addr --max-units 4 1 6 >/tmp/top.out 2>/tmp/top.err &
+chmutop -b -s addr --direct-slots 0 --max-units 4 1 6 >/tmp/top.out 2>/tmp/top.err &
 pid=$!
 attached "$l0" $pid
 b=$(cat $HMU/batches)

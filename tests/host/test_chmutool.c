@@ -303,6 +303,21 @@ static void test_sleep_signal(void)
 	signal(SIGTERM, SIG_DFL);
 }
 
+static void test_fmt_clock(void)
+{
+	char buf[16];
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	CHECK(!strcmp(chmu_fmt_clock(3661, buf, sizeof(buf)), "01:01:01"));
+	setenv("TZ", "UTC-2", 1);	/* two hours east of UTC */
+	tzset();
+	CHECK(!strcmp(chmu_fmt_clock(3661, buf, sizeof(buf)), "03:01:01"));
+	CHECK(!strcmp(chmu_fmt_clock(3661, buf, 4), "--:"));	/* too small: cut, terminated */
+	unsetenv("TZ");
+	tzset();
+}
+
 int main(void)
 {
 	test_parse();
@@ -311,6 +326,7 @@ int main(void)
 	test_settings();
 	test_output();
 	test_fmt_num();
+	test_fmt_clock();
 	test_enable_restore();
 	test_sleep_signal();
 	return check_report("test_chmutool");

@@ -166,11 +166,34 @@ static void test_promote(void)
 	CHECK(!strcmp(buf, ""));
 }
 
+static void test_plan_direct(void)
+{
+	/* 256 MiB, 1 GiB, 64 MiB + 1 byte, none, 4 KiB */
+	uint64_t cap[5] = { 256ULL << 20, 1ULL << 30, (64ULL << 20) + 1, 0, 4096 };
+	uint32_t base[5], n[5];
+
+	/* 4 KiB slots, room for 80 Ki: the 1 GiB device (256 Ki) goes to the hash */
+	CHECK(top_plan_direct(cap, 5, 12, 80 * 1024, base, n) == 65537);
+	CHECK(base[0] == 0 && n[0] == 65536);
+	CHECK(base[1] == 0 && n[1] == 0);
+	CHECK(n[2] == 0);	/* 16385 do not fit in the 16384 left */
+	CHECK(n[3] == 0);
+	CHECK(base[4] == 65536 && n[4] == 1);
+	/* all of them fit at 2 MiB regions; a part slot rounds up */
+	CHECK(top_plan_direct(cap, 5, 21, 1 << 22, base, n) == 128 + 512 + 33 + 0 + 1);
+	CHECK(base[1] == 128 && n[1] == 512 && base[2] == 640 && n[2] == 33);
+	CHECK(base[4] == 673 && n[4] == 1);
+	/* no budget: the hash for all */
+	CHECK(top_plan_direct(cap, 5, 12, 0, base, n) == 0);
+	CHECK(n[0] == 0 && n[4] == 0);
+}
+
 int main(void)
 {
 	test_rate_sort();
 	test_format();
 	test_fit();
 	test_promote();
+	test_plan_direct();
 	return check_report("test_top");
 }

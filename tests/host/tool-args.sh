@@ -46,6 +46,8 @@ done
 usage chmutop "-s hot" "chmutop: sort key must be count, sum, rate, seen or addr, not 'hot'"
 usage chmutop "-r 0" "chmutop: -r/--rows: invalid number '0' (1..10000)"
 usage chmutop "--max-units 0" "chmutop: --max-units: invalid number '0' (1..4194304)"
+usage chmutop "--direct-slots 4194305" "chmutop: --direct-slots: invalid number '4194305' (0..4194304)"
+usage chmutop "--direct-slots 010x" "chmutop: --direct-slots: invalid number '010x' (0..4194304)"
 usage chmuheat "-j --csv" "chmuheat: -j and --csv exclude each other"
 usage chmuheat "--heatmap-rows 0" "chmuheat: --heatmap-rows: invalid number '0' (1..4096)"
 usage chmuheat "-r 0" "chmuheat: --heatmap-rows: invalid number '0' (1..4096)"

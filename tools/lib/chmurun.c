@@ -20,6 +20,7 @@ int chmu_tool_start(struct chmu_tool *t, const struct argp *argp, int argc, char
 	if (!chmu_env_ok(t->name, &t->tp_btf))
 		return CHMU_EXIT_ENV;
 	chmu_libbpf_init(t->verbose && *t->verbose);
+	tzset();	/* once: the tools' clocks use localtime_r() */
 	/* before --enable: every way out goes through the cleanup */
 	chmu_catch_signals();
 	chmu_block_signals(&t->waitmask);

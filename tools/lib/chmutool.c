@@ -405,6 +405,15 @@ const char *chmu_fmt_size(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
+const char *chmu_fmt_clock(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
+		snprintf(buf, len, "--:--:--");
+	return buf;
+}
+
 const char *chmu_fmt_num(double v, char *buf, size_t len)
 {
 	char *p;

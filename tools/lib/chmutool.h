@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <argp.h>
+#include <time.h>
 
 #define CHMU_SYSFS_DEVICES	"/sys/bus/cxl/devices"
 #define CHMU_EXIT_USAGE		1
@@ -159,6 +160,12 @@ const char *chmu_fmt_size(uint64_t bytes, char *buf, size_t len);
  * dropped.
  */
 const char *chmu_fmt_num(double v, char *buf, size_t len);
+/*
+ * @t as local "HH:MM:SS" into @buf. localtime_r(): the time zone is read
+ * once (chmu_tool_start() calls tzset()), not stat'ed again per call as
+ * localtime() does.
+ */
+const char *chmu_fmt_clock(time_t t, char *buf, size_t len);
 
 /*
  * NDJSON: start a record with "version", "type" and "time" (wall clock,

@@ -242,3 +242,23 @@ size_t top_fit_rows(int lines, size_t head, size_t nrows, bool *note)
 	*note = true;
 	return avail - 1;
 }
+
+uint64_t top_plan_direct(const uint64_t *capacity, size_t n, unsigned int shift,
+			 uint64_t budget, uint32_t *base, uint32_t *nslots)
+{
+	uint64_t used = 0, need;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		base[i] = nslots[i] = 0;
+		if (shift >= 64 || !capacity[i])
+			continue;
+		need = (capacity[i] >> shift) + !!(capacity[i] & ((1ULL << shift) - 1));
+		if (need > budget - used || need > UINT32_MAX - used)
+			continue;
+		base[i] = used;
+		nslots[i] = need;
+		used += need;
+	}
+	return used;
+}

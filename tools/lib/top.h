@@ -109,4 +109,15 @@ void top_fmt_promote(char *buf, size_t len, const struct top_promote *cur,
  */
 size_t top_fit_rows(int lines, size_t head, size_t nrows, bool *note);
 
+/*
+ * The direct-indexed unit map: @n instances of @capacity bytes each get
+ * capacity >> @shift slots (rounded up; a slot per unit or -g region),
+ * one after another from slot 0, in their order, while they fit in
+ * @budget slots in all; one that does not fit gets base 0 and nslots 0
+ * (its units go to the hash) and the next ones are still tried. Returns
+ * the slots given out.
+ */
+uint64_t top_plan_direct(const uint64_t *capacity, size_t n, unsigned int shift,
+			 uint64_t budget, uint32_t *base, uint32_t *nslots);
+
 #endif
