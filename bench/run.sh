@@ -248,7 +248,7 @@ MD
 ## Toolkit CPU per hotlist entry
 
 During the same runs: BPF run time (kernel BPF statistics, all programs)
-and the tool's own user+system time (/proc/PID/stat), per entry drained,
+and the tool's own time on a CPU (perf's task-clock event), per entry drained,
 in ns (= ms per million entries); medians over the rounds. "bpftrace,
 chmutop's equivalent" is bench/chmutop-equivalent.bt: the per-unit and
 per-instance state chmutop keeps, a map per field, and a top-10 frame

@@ -435,7 +435,7 @@ static int add_row(struct state *s, const struct unit_key *k,
 	}
 	r = &s->rows[s->nrows++];
 	memset(r, 0, sizeof(*r));
-	snprintf(r->inst, sizeof(r->inst), "%s", s->insts[i].name);
+	memcpy(r->inst, s->insts[i].name, sizeof(r->inst));
 	r->dpa = k->slot << s->skel->rodata->gran_shift;
 	r->hpa = u->hpa;	/* with -g, of the region's hottest unit */
 	r->nid = u->nid;
@@ -445,7 +445,7 @@ static int add_row(struct state *s, const struct unit_key *k,
 	r->seen = u->seen;
 	r->rate = top_rate(r->isum, secs);
 	r->unit_bytes = 1ULL << s->insts[i].unit_shift;
-	/* @now is read after the map: no entry is later (clamped anyway) */
+	/* @now: the read's start; an entry counted since is age 0 */
 	r->first_age = now > u->first_ns ? (now - u->first_ns) / 1e9 : 0;
 	r->last_age = now > u->last_ns ? (now - u->last_ns) / 1e9 : 0;
 	return 0;
@@ -455,14 +455,14 @@ struct units_walk {
 	struct state *s;
 	__u32 g;
 	double secs;
+	uint64_t now;
 };
 
 static int take_unit(const void *key, const void *val, void *ctx)
 {
 	struct units_walk *w = ctx;
 
-	/* the time after the element's read: no entry is later */
-	return add_row(w->s, key, val, w->g, w->secs, now_ns()) ? -ENOMEM : 0;
+	return add_row(w->s, key, val, w->g, w->secs, w->now) ? -ENOMEM : 0;
 }
 
 /* BPF array elements are 8-byte aligned: the mapping is an array of these */
@@ -542,7 +542,7 @@ static int direct_inst(const struct state *s, uint32_t slot)
  * to one whose writer has taken its place but not yet written it: read
  * again next frame), then every one as a row.
  */
-static int read_direct(struct state *s, __u32 g, double secs)
+static int read_direct(struct state *s, __u32 g, double secs, uint64_t now)
 {
 	uint64_t nr = __atomic_load_n(&s->skel->bss->touched_nr, __ATOMIC_ACQUIRE);
 	struct unit_stat u;
@@ -581,7 +581,7 @@ static int read_direct(struct state *s, __u32 g, double secs)
 		}
 		k.inst = s->insts[i].id;
 		k.slot = slot - s->dbase[i];
-		err = add_row(s, &k, &u, g, secs, now_ns());
+		err = add_row(s, &k, &u, g, secs, now);
 		if (err)
 			return err;
 	}
@@ -591,13 +591,13 @@ static int read_direct(struct state *s, __u32 g, double secs)
 /* The unit maps, as rows; interval sums of generation @g. */
 static int read_units(struct state *s, __u32 g, double secs)
 {
-	struct units_walk w = { .s = s, .g = g, .secs = secs };
+	struct units_walk w = { .s = s, .g = g, .secs = secs, .now = now_ns() };
 	int err;
 
 	s->nrows = 0;
 	s->units = 0;
 	if (s->direct) {
-		err = read_direct(s, g, secs);
+		err = read_direct(s, g, secs, w.now);
 		if (err)
 			return err;
 	}
