@@ -75,27 +75,33 @@ bpf_ns() { bpftool prog show -j | jq '[.[] | .run_time_ns // 0] | add // 0'; }
 cpu_ns() {
 	awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($14 + $15) * 1e9 / hz }' "/proc/$1/stat"
 }
-# task_clock_start PID, task_clock_stop: PID's time on a CPU between the
-# two, in ns, from perf's task-clock software event (per-thread runtime,
-# ns resolution); /proc/PID/stat counts 10 ms clock ticks, coarse beside
-# the 20-40 ms a tool spends over a drain run. The count starts once perf
-# has its events open.
+# task_clock_start PID, task_clock_stop, task_clock_ns: PID's time on a
+# CPU between start and stop, in ns, from perf's task-clock software
+# event (per-thread runtime; perf -x prints it in ms with 2 decimals: 10
+# us resolution); /proc/PID/stat counts 10 ms clock ticks, coarse beside
+# the 15-40 ms a tool spends over a drain run. The count starts once perf
+# has its events open (it enables them right after). Stop in this shell,
+# not in a $(...) subshell, whose wait cannot wait for perf: the counts
+# are written when perf exits.
 task_clock_start() {
 	perf stat -e task-clock -x, -p "$1" -o "$R/task-clock.txt" &
-	task_clock=$!
+	TASK_CLOCK=$!
 	for _ in $(seq 100); do
-		find /proc/$task_clock/fd -lname 'anon_inode:*perf_event*' 2>/dev/null | grep -q . && return
-		kill -0 $task_clock 2>/dev/null || break
+		[ -z "$(find /proc/$TASK_CLOCK/fd -lname 'anon_inode:*perf_event*' 2>/dev/null)" ] || return 0
+		kill -0 $TASK_CLOCK 2>/dev/null || break
 		sleep 0.1
 	done
+	kill $TASK_CLOCK 2>/dev/null || true
 	echo "bench: perf stat did not attach to $1" >&2
 	exit 1
 }
 task_clock_stop() {
-	kill -INT $task_clock
-	wait $task_clock 2>/dev/null || true
-	awk -F, '$3 ~ /^task-clock/ && $1 ~ /^[0-9.]+$/ { printf "%.0f", $1 * 1e6; n = 1 } END { if (!n) print 0 }' \
-		"$R/task-clock.txt"
+	kill -INT $TASK_CLOCK 2>/dev/null || true
+	wait $TASK_CLOCK 2>/dev/null || true
+}
+task_clock_ns() {
+	awk -F, '$3 ~ /^task-clock/ && $1 ~ /^[0-9.]+$/ { printf "%.0f", $1 * 1e6; n = 1 } END { exit !n }' \
+		"$R/task-clock.txt" || { echo "bench: no task-clock count in $R/task-clock.txt" >&2; exit 1; }
 }
 # attachments: BPF links plus perf-event attachments (bpftrace's
 # tracepoints); a consumer is attached once the count grows
@@ -144,7 +150,10 @@ measure() {
 	load
 	sleep 1.5	# the tools' next interval: their user-space share
 	b1=$(bpf_ns)
-	[ -z "$pid" ] || c=$(task_clock_stop)
+	if [ -n "$pid" ]; then
+		task_clock_stop
+		c=$(task_clock_ns)
+	fi
 	local e d
 	e=$(cat $I/entries)
 	d=$(cat $I/drain_ns)

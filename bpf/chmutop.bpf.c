@@ -31,7 +31,6 @@ const volatile __u32 direct_slots[CHMUTOP_MAX_INST];
 
 __u64 dropped;		/* entries not counted: no unit could be evicted */
 __u64 unreadable;	/* entries not counted: not readable from the driver's batch */
-__u64 inserted;		/* units (slots) added to the maps: less their sizes, evicted */
 __u64 touched_nr;	/* slots of the direct map taken: entries of touched */
 __u64 hashed;		/* units added to the hash: while 0, it is empty */
 
@@ -103,7 +102,6 @@ static __always_inline struct unit_stat *direct_get(struct walk *w, __u64 slot,
 	u->nid = e->nid;
 	u->first_ns = w->now;
 	u->igen[0] = u->igen[1] = w->gen;
-	__sync_fetch_and_add(&inserted, 1);
 	pos = __sync_fetch_and_add(&touched_nr, 1);
 	t = bpf_map_lookup_elem(&touched, &pos);
 	if (t)
@@ -138,10 +136,8 @@ static long on_entry(__u32 i, void *ctx)
 		init.nid = e.nid;
 		init.first_ns = w->now;
 		init.igen[0] = init.igen[1] = g;
-		if (!bpf_map_update_elem(&units, &k, &init, BPF_NOEXIST)) {
-			__sync_fetch_and_add(&inserted, 1);
+		if (!bpf_map_update_elem(&units, &k, &init, BPF_NOEXIST))
 			__sync_fetch_and_add(&hashed, 1);
-		}
 		u = bpf_map_lookup_elem(&units, &k);
 		if (!u) {
 			__sync_fetch_and_add(&dropped, 1);

@@ -178,9 +178,8 @@ struct state {
 	const struct unit_stat *direct;	/* mapped, read-only */
 	const __u64 *touched;		/* ... and the list of its slots in use */
 	size_t direct_len, touched_len;	/* the mappings' lengths */
-	uint32_t *known;		/* the slots in use, read from touched */
-	uint64_t nknown;
-	uint8_t *known_map;		/* a bit per slot: in known */
+	struct top_touched touched_read;	/* what user space read of touched */
+	uint64_t hashed, hash_rows;	/* the hash: units put in before a read, rows it read */
 	struct owner_names *names;	/* -G: cgroup paths */
 	struct owner_names *own_names;	/* -p without -G: ours */
 	struct chmu_owner_bpf owner;	/* -G: the skeleton's attribution */
@@ -462,11 +461,14 @@ static int take_unit(const void *key, const void *val, void *ctx)
 {
 	struct units_walk *w = ctx;
 
+	w->s->hash_rows++;
 	return add_row(w->s, key, val, w->g, w->secs, w->now) ? -ENOMEM : 0;
 }
 
 /* BPF array elements are 8-byte aligned: the mapping is an array of these */
 _Static_assert(sizeof(struct unit_stat) % 8 == 0, "unit_stat: not a whole number of words");
+_Static_assert(sizeof(((struct top_row *)0)->inst) == sizeof(((struct chmu_inst *)0)->name),
+	       "add_row() copies the instance name whole");
 
 /*
  * Before the load: the direct map's size and each instance's range of it
@@ -509,9 +511,7 @@ static int direct_map(struct state *s)
 
 	if (!s->direct_nr)
 		return 0;
-	s->known = calloc(s->direct_nr, sizeof(*s->known));
-	s->known_map = calloc((s->direct_nr + 7) / 8, 1);
-	if (!s->known || !s->known_map)
+	if (top_touched_init(&s->touched_read, s->direct_nr))
 		return -ENOMEM;
 	s->touched_len = (s->direct_nr * sizeof(*s->touched) + page - 1) / page * page;
 	p = mmap(NULL, s->touched_len, PROT_READ, MAP_SHARED,
@@ -538,43 +538,34 @@ static int direct_inst(const struct state *s, uint32_t slot)
 }
 
 /*
- * The direct map's slots in use: the new ones from the touched list (up
- * to one whose writer has taken its place but not yet written it: read
- * again next frame), then every one as a row.
+ * The direct map's slots in use: the new ones from the touched list, and
+ * holes of earlier frames filled since (a writer that has taken a place
+ * but not yet written it: each is read again until it is, so that a
+ * slot listed after it is not held back), then every one as a row.
  */
 static int read_direct(struct state *s, __u32 g, double secs, uint64_t now)
 {
-	uint64_t nr = __atomic_load_n(&s->skel->bss->touched_nr, __ATOMIC_ACQUIRE);
+	struct top_touched *t = &s->touched_read;
 	struct unit_stat u;
 	struct unit_key k = {};
-	uint64_t v;
 	uint32_t slot;
+	uint64_t pos;
 	int i, err;
 
-	if (nr > s->direct_nr)
-		nr = s->direct_nr;
-	for (uint64_t pos = s->nknown; pos < nr; pos++) {
-		v = __atomic_load_n(&s->touched[pos], __ATOMIC_ACQUIRE);
-		if (!v)
-			break;
-		/* each slot once, whatever the list says */
-		if (v - 1 >= s->direct_nr || (s->known_map[(v - 1) / 8] & (1 << (v - 1) % 8))) {
-			slot = UINT32_MAX;
-		} else {
-			slot = v - 1;
-			s->known_map[slot / 8] |= 1 << slot % 8;
-		}
-		s->known[pos] = slot;
-		s->nknown = pos + 1;
-	}
-	for (uint64_t j = 0; j < s->nknown; j++) {
-		slot = s->known[j];
-		if (slot == UINT32_MAX)
+	top_touched_read(t, (const uint64_t *)s->touched, __atomic_load_n(&s->skel->bss->touched_nr,
+							__ATOMIC_ACQUIRE));
+	for (pos = 0; pos < t->nread; pos++) {
+		if (!t->known[pos] || t->known[pos] == UINT32_MAX)
 			continue;
+		slot = t->known[pos] - 1;
 		i = direct_inst(s, slot);
 		if (i < 0)
 			continue;
-		u = s->direct[slot];	/* a copy: the drain goes on writing it */
+		/*
+		 * A copy, as a hash lookup gives one: the drain goes on
+		 * writing the slot, so fields may be of successive entries
+		 */
+		memcpy(&u, (const void *)&s->direct[slot], sizeof(u));
 		if (!u.seen) {	/* taken, its first entry not yet counted */
 			s->units++;
 			continue;
@@ -601,8 +592,14 @@ static int read_units(struct state *s, __u32 g, double secs)
 		if (err)
 			return err;
 	}
-	/* an empty hash is still a walk over all its buckets: skip it */
-	if (!__atomic_load_n(&s->skel->bss->hashed, __ATOMIC_ACQUIRE))
+	/*
+	 * Units put in the hash before its read, less those read: evicted
+	 * (one put in during the read can only make that smaller). An
+	 * empty hash is still a walk over all its buckets: skipped.
+	 */
+	s->hash_rows = 0;
+	s->hashed = __atomic_load_n(&s->skel->bss->hashed, __ATOMIC_ACQUIRE);
+	if (!s->hashed)
 		return 0;
 	return chmu_map_dump(bpf_map__fd(s->skel->maps.units), sizeof(struct unit_key),
 			     sizeof(struct unit_stat), take_unit, &w);
@@ -1005,8 +1002,7 @@ static int frame(struct state *s, double secs, unsigned int n)
 {
 	uint64_t bpf_ns, bpf_runs, dropped = s->skel->bss->dropped;
 	uint64_t unreadable = s->skel->bss->unreadable;
-	uint64_t inserted = s->skel->bss->inserted;
-	uint64_t evicted = inserted > s->units ? inserted - s->units : 0;
+	uint64_t evicted = s->hashed > s->hash_rows ? s->hashed - s->hash_rows : 0;
 	uint64_t mono_to_wall = s->mono_to_wall;
 	char line[256], tbuf[16], sz[32], num[64];
 	struct top_health h;
@@ -1528,8 +1524,7 @@ cleanup:
 		munmap((void *)s.direct, s.direct_len);
 	if (s.touched)
 		munmap((void *)s.touched, s.touched_len);
-	free(s.known);
-	free(s.known_map);
+	top_touched_free(&s.touched_read);
 	free(s.dbase);
 	free(s.dslots);
 	chmutop_bpf__destroy(s.skel);

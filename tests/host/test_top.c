@@ -188,6 +188,33 @@ static void test_plan_direct(void)
 	CHECK(n[0] == 0 && n[4] == 0);
 }
 
+static void test_touched(void)
+{
+	/* slots 5, a hole, 7, 5 again, one out of range */
+	uint64_t list[10] = { 1 + 5, 0, 1 + 7, 1 + 5, 99999 };
+	struct top_touched t;
+
+	CHECK(!top_touched_init(&t, 10));
+	top_touched_read(&t, list, 5);
+	CHECK(t.nread == 5 && t.hole == 1);
+	CHECK(t.known[0] == 6 && t.known[1] == 0 && t.known[2] == 8);
+	CHECK(t.known[3] == UINT32_MAX && t.known[4] == UINT32_MAX);
+	/* the hole written since, a new place taken and not yet written */
+	list[1] = 1 + 2;
+	top_touched_read(&t, list, 6);
+	CHECK(t.known[1] == 3 && t.known[0] == 6 && t.known[2] == 8);
+	CHECK(t.nread == 6 && t.hole == 5);
+	list[5] = 1 + 9;
+	list[6] = 1 + 2;	/* listed twice: known once */
+	top_touched_read(&t, list, 7);
+	CHECK(t.known[5] == 10 && t.known[6] == UINT32_MAX);
+	CHECK(t.nread == 7 && t.hole == 7);
+	/* a count past the slots (cannot be): only the slots' places */
+	top_touched_read(&t, list, 100);
+	CHECK(t.nread == 10 && t.hole == 7);
+	top_touched_free(&t);
+}
+
 int main(void)
 {
 	test_rate_sort();
@@ -195,5 +222,6 @@ int main(void)
 	test_fit();
 	test_promote();
 	test_plan_direct();
+	test_touched();
 	return check_report("test_top");
 }

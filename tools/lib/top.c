@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,4 +262,53 @@ uint64_t top_plan_direct(const uint64_t *capacity, size_t n, unsigned int shift,
 		used += need;
 	}
 	return used;
+}
+
+int top_touched_init(struct top_touched *t, uint64_t nslots)
+{
+	memset(t, 0, sizeof(*t));
+	t->nslots = nslots;
+	t->known = calloc(nslots ? nslots : 1, sizeof(*t->known));
+	t->listed = calloc(nslots / 8 + 1, 1);
+	if (!t->known || !t->listed) {
+		top_touched_free(t);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void top_touched_free(struct top_touched *t)
+{
+	free(t->known);
+	free(t->listed);
+	t->known = NULL;
+	t->listed = NULL;
+}
+
+void top_touched_read(struct top_touched *t, const uint64_t *list, uint64_t nr)
+{
+	uint64_t pos, hole = UINT64_MAX, v;
+
+	if (nr > t->nslots)
+		nr = t->nslots;
+	for (pos = t->hole; pos < nr; pos++) {
+		if (t->known[pos])
+			continue;
+		v = __atomic_load_n(&list[pos], __ATOMIC_ACQUIRE);
+		if (!v) {
+			if (hole == UINT64_MAX)
+				hole = pos;
+			continue;
+		}
+		v--;
+		if (v >= t->nslots || (t->listed[v / 8] & (1 << v % 8))) {
+			t->known[pos] = UINT32_MAX;
+		} else {
+			t->listed[v / 8] |= 1 << v % 8;
+			t->known[pos] = v + 1;
+		}
+	}
+	if (nr > t->nread)
+		t->nread = nr;
+	t->hole = hole == UINT64_MAX ? t->nread : hole;
 }

@@ -120,4 +120,27 @@ size_t top_fit_rows(int lines, size_t head, size_t nrows, bool *note);
 uint64_t top_plan_direct(const uint64_t *capacity, size_t n, unsigned int shift,
 			 uint64_t budget, uint32_t *base, uint32_t *nslots);
 
+/*
+ * The direct map's list of slots in use, as its BPF program writes it:
+ * position by position, 1 + slot each, 0 while a writer has taken the
+ * position but not yet written it (a hole). What user space has read.
+ */
+struct top_touched {
+	uint32_t *known;	/* per position: 0 not read yet, 1 + slot, or
+				 * UINT32_MAX (a slot listed twice, or out of range) */
+	uint8_t *listed;	/* a bit per slot: in known */
+	uint64_t nslots;
+	uint64_t nread;		/* positions read up to */
+	uint64_t hole;		/* the first position not read yet */
+};
+
+int top_touched_init(struct top_touched *t, uint64_t nslots);	/* -ENOMEM */
+void top_touched_free(struct top_touched *t);
+/*
+ * Read positions [hole, @nr) of @list: the new ones, and the holes of
+ * earlier reads, each read again until it is written (so a slot listed
+ * after a hole is not held back). Each slot is known once.
+ */
+void top_touched_read(struct top_touched *t, const uint64_t *list, uint64_t nr);
+
 #endif
