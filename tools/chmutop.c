@@ -503,28 +503,32 @@ static int direct_plan(struct state *s, unsigned int shift)
 	return 0;
 }
 
-/* After the load: the direct map and its list, mapped read-only */
-static int direct_map(struct state *s)
+/* @size bytes of an mmapable BPF array, mapped read-only: its length in *@len */
+static const void *map_read_only(const struct bpf_map *m, size_t size, size_t *len)
 {
 	size_t page = sysconf(_SC_PAGESIZE);
 	void *p;
 
+	*len = (size + page - 1) / page * page;
+	p = mmap(NULL, *len, PROT_READ, MAP_SHARED, bpf_map__fd(m), 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* After the load: the direct map and its list, mapped read-only */
+static int direct_map(struct state *s)
+{
 	if (!s->direct_nr)
 		return 0;
 	if (top_touched_init(&s->touched_read, s->direct_nr))
 		return -ENOMEM;
-	s->touched_len = (s->direct_nr * sizeof(*s->touched) + page - 1) / page * page;
-	p = mmap(NULL, s->touched_len, PROT_READ, MAP_SHARED,
-		 bpf_map__fd(s->skel->maps.touched), 0);
-	if (p == MAP_FAILED)
+	s->touched = map_read_only(s->skel->maps.touched, s->direct_nr * sizeof(*s->touched),
+				   &s->touched_len);
+	if (!s->touched)
 		return -errno;
-	s->touched = p;
-	s->direct_len = (s->direct_nr * sizeof(*s->direct) + page - 1) / page * page;
-	p = mmap(NULL, s->direct_len, PROT_READ, MAP_SHARED,
-		 bpf_map__fd(s->skel->maps.direct), 0);
-	if (p == MAP_FAILED)
+	s->direct = map_read_only(s->skel->maps.direct, s->direct_nr * sizeof(*s->direct),
+				  &s->direct_len);
+	if (!s->direct)
 		return -errno;
-	s->direct = p;
 	return 0;
 }
 
