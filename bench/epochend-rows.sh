@@ -45,7 +45,7 @@ END {
 			printf "epochend-rows: no epoch end with hot units for %d units\n", size[i] >"/dev/stderr"
 			exit 1
 		}
-		printf "%d %d %d %d %d %d %d %d\n", size[i], ends[i], hots[i], stepss[i], nss[i],
+		printf "%d %d %d %d %.0f %d %d %.0f\n", size[i], ends[i], hots[i], stepss[i], nss[i],
 			bighot[i], bigsteps[i], bigns[i]
 	}
 }' "$R/qemu.log" >"$R/epochend.txt" || die "the trace does not match the sizes"
@@ -54,6 +54,6 @@ awk '{
 		$3 ? $5 / $3 : 0, $6, $7, $8 / $7 / 1000
 }' "$R/epochend.txt" >"$R/rows.md"
 awk '{
-	printf "{\"touched\":%d,\"epoch_ends\":%d,\"hot\":%d,\"steps\":%d,\"ns\":%d,\"ns_per_unit\":%.1f,\"largest_hot\":%d,\"largest_steps\":%d,\"largest_ns_per_step\":%.0f}\n",
+	printf "{\"touched\":%d,\"epoch_ends\":%d,\"hot\":%d,\"steps\":%d,\"ns\":%.0f,\"ns_per_unit\":%.1f,\"largest_hot\":%d,\"largest_steps\":%d,\"largest_ns_per_step\":%.0f}\n",
 		$1, $2, $3, $4, $5, $3 ? $5 / $3 : 0, $6, $7, $8 / $7
 }' "$R/epochend.txt" >"$R/rows.json"

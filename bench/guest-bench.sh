@@ -229,7 +229,7 @@ chmu_latency_stop() {
 		END {
 			p50 = NR ? v[int((NR + 1) * 0.5)] : 0; i = int(NR * 0.99 + 0.999)
 			if (i < 1) i = 1
-			printf "promote_latency_p50_ns=%d\npromote_latency_p99_ns=%d\npromote_latency_batches=%d\n", p50, NR ? v[i] : 0, NR
+			printf "promote_latency_p50_ns=%.0f\npromote_latency_p99_ns=%.0f\npromote_latency_batches=%d\n", p50, NR ? v[i] : 0, NR
 		}'
 	echo >$T/trace
 }
@@ -593,7 +593,7 @@ scale)
 	done
 	awk -F'|' '{ printf "| %s | %d | %d | %d | %.0f | %.1f | %d | %.1f | %d | %.0f |\n", $1, $2, $3, $4, $4 / $6, $5 / $4,
 		$7, $7 ? $5 / $7 / 1000 : 0, $8, $8 ? $9 / $8 : 0 }' "$R/scale.txt" >"$R/scale.md"
-	awk -F'|' '{ printf "%s{\"hotlist_size\":%s,\"instances\":%d,\"threshold\":%d,\"entries\":%d,\"drain_ns\":%d,\"seconds\":%s,\"batches\":%d,\"irqs\":%d,\"irq_ns\":%d}", (NR > 1 ? "," : ""), $1, $2, $3, $4, $5, $6, $7, $8, $9 }' \
+	awk -F'|' '{ printf "%s{\"hotlist_size\":%s,\"instances\":%d,\"threshold\":%d,\"entries\":%.0f,\"drain_ns\":%.0f,\"seconds\":%s,\"batches\":%.0f,\"irqs\":%.0f,\"irq_ns\":%.0f}", (NR > 1 ? "," : ""), $1, $2, $3, $4, $5, $6, $7, $8, $9 }' \
 		"$R/scale.txt" >"$R/scale.json"
 	;;
 accuracy | shift)
