@@ -51,7 +51,7 @@
 #   BENCH_PROMOTE_SECS=40, BENCH_PROMOTE_SIZE=64M, BENCH_PROMOTE_HOT=1024
 #                         the promotion runs' length, working set, hot units
 #   BENCH_TIER_SECS=40, BENCH_TIER_SIZE=48M, BENCH_TIER_ZIPF=0.99,
-#   BENCH_TIER_DAMON_MBPS=64
+#   BENCH_TIER_DAMON_MBPS=200
 #                         the tiering runs' length, working set, Zipf
 #                         exponent, DAMON tiering's quota each way
 set -euo pipefail
@@ -198,7 +198,7 @@ drain_medians() {
 }
 
 if [ "$1" = accuracy ] || [ "$1" = shift ] || [ "$1" = promote ] || [ "$1" = attrib ] ||
-	[ "$1" = tier ]; then
+	[ "$1" = tier ] || [ "$1" = tier-pg ]; then
 	eval "$(chmu-region create -m mem0 --ram)"
 else
 	eval "$(chmu-region create -m mem0 --devdax)"
@@ -282,7 +282,7 @@ bt_stop() {
 	done
 	wait "$1" || true
 }
-vm() { grep -E '^(numa_hint_faults|numa_pte_updates|pgpromote_success|pgmigrate_success|pgpromote_candidate|pgpromote_pingpong|pgdemote_kswapd|pgdemote_direct|thp_split_page) ' /proc/vmstat; }
+vm() { grep -E '^(numa_hint_faults|numa_pte_updates|pgpromote_success|pgmigrate_success|pgpromote_candidate|pgpromote_pingpong|pgdemote_kswapd|pgdemote_direct|thp_split_page|pgmajfault|pgsteal_kswapd|pgsteal_direct|pgscan_kswapd|workingset_refault_file|workingset_refault_anon) ' /proc/vmstat; }
 policy_on() {
 	case "$1" in
 	chmu)
@@ -298,7 +298,9 @@ policy_on() {
 		;;
 	numab) sysctl -q kernel.numa_balancing=2 ;;
 	damon | damon-tier)
-		echo 1 >$D/nr_kdamonds
+		# damon-tier: a second kdamond for the demotion side (DAMON's
+		# sysfs takes one context per kdamond)
+		echo "$([ "$1" = damon-tier ] && echo 2 || echo 1)" >$D/nr_kdamonds
 		echo 1 >$D/0/contexts/nr_contexts
 		c=$D/0/contexts/0
 		echo paddr >$c/operations
@@ -317,13 +319,20 @@ policy_on() {
 		done
 		echo "${BENCH_PROMOTE_DAMON_MIN:-2}" >$c/schemes/0/access_pattern/nr_accesses/min
 		if [ "$1" = damon-tier ]; then
-			# upstream's tiering example (samples/damon/mtier.c) with
-			# what 6.12 has: a quota on each direction (no node-memory
-			# quota goals before 6.16), and a second context that
-			# demotes node 0's cold memory to the CXL node
-			damon_quota $c/schemes/0
-			echo 2 >$D/0/contexts/nr_contexts
-			c=$D/0/contexts/1
+			# DAMON's own tiering recipe (its author's damo command
+			# for v6.16, the basis of samples/damon/mtier.c) with what
+			# 6.12 has: per direction a scheme applied every second
+			# with a quota of BENCH_TIER_DAMON_MBPS (200) MiB/s and a
+			# young-page filter (promote only pages found accessed,
+			# demote none); hot is an access rate of 5% or more (1 of
+			# an aggregation's 20 samples), cold 0%. Not in 6.12: the
+			# quota goals on node 0's use (6.16) and the auto-tuned
+			# intervals (6.15): default 5 ms / 100 ms instead. The
+			# demotion side is a second kdamond over node 0.
+			echo 1 >$c/schemes/0/access_pattern/nr_accesses/min
+			damon_tier_scheme $c/schemes/0 N
+			echo 1 >$D/1/contexts/nr_contexts
+			c=$D/1/contexts/0
 			echo paddr >$c/operations
 			echo 1 >$c/targets/nr_targets
 			echo 1 >$c/targets/0/regions/nr_regions
@@ -334,21 +343,25 @@ policy_on() {
 			echo "$NODE" >$c/schemes/0/target_nid
 			for m in sz age; do echo 4294967295 >$c/schemes/0/access_pattern/$m/max; done
 			echo 0 >$c/schemes/0/access_pattern/nr_accesses/max
-			# idle for 5 aggregations (0.5 s) or more
-			echo 5 >$c/schemes/0/access_pattern/age/min
-			damon_quota $c/schemes/0
+			damon_tier_scheme $c/schemes/0 Y
+			echo on >$D/1/state
 		fi
 		echo on >$D/0/state
 		;;
 	esac
 }
-# damon_quota SCHEME: at most BENCH_TIER_DAMON_MBPS (64) MiB a second,
-# charged over 100 ms, hottest (or coldest) first
-damon_quota() {
-	echo $((${BENCH_TIER_DAMON_MBPS:-64} * 1048576 / 10)) >$1/quotas/bytes
-	echo 100 >$1/quotas/reset_interval_ms
-	echo 1 >$1/quotas/weights/access_pattern_permil 2>/dev/null ||
-		echo 1 >$1/quotas/weights/nr_accesses_permil
+# damon_tier_scheme SCHEME MATCHING: applied every second, at most
+# BENCH_TIER_DAMON_MBPS (200) MiB a second, hottest (or coldest) first,
+# and a filter on young pages that drops the pages that are (Y) or are
+# not (N) young
+damon_tier_scheme() {
+	echo 1000000 >$1/apply_interval_us
+	echo $((${BENCH_TIER_DAMON_MBPS:-200} * 1048576)) >$1/quotas/bytes
+	echo 1000 >$1/quotas/reset_interval_ms
+	echo 1 >$1/quotas/weights/nr_accesses_permil
+	echo 1 >$1/filters/nr_filters
+	echo young >$1/filters/0/type
+	echo "$2" >$1/filters/0/matching
 }
 policy_off() { # policy_off POLICY: its counters, key=value, then off
 	case "$1" in
@@ -369,19 +382,168 @@ policy_off() { # policy_off POLICY: its counters, key=value, then off
 	damon | damon-tier)
 		# kdamond's utime + stime (clock ticks; the probes' sched_switch
 		# figure is the better one where they run)
-		echo "kdamond_ticks=$(awk '{ print $14 + $15 }' /proc/$(cat $D/0/pid)/stat)"
+		local k t=0
+		for k in $D/[0-9]*; do
+			t=$((t + $(awk '{ print $14 + $15 }' /proc/$(cat $k/pid)/stat)))
+		done
+		echo "kdamond_ticks=$t"
 		echo update_schemes_stats >$D/0/state
 		for f in nr_tried sz_tried nr_applied sz_applied; do
 			echo "damon_$f=$(cat $D/0/contexts/0/schemes/0/stats/$f)"
 		done
 		if [ "$1" = damon-tier ]; then
+			echo update_schemes_stats >$D/1/state
 			for f in nr_applied sz_applied; do
-				echo "damon_cold_$f=$(cat $D/0/contexts/1/schemes/0/stats/$f)"
+				echo "damon_cold_$f=$(cat $D/1/contexts/0/schemes/0/stats/$f)"
 			done
+			echo off >$D/1/state
 		fi
 		echo off >$D/0/state
 		;;
 	esac
+}
+
+# pin_code FILE...: each program or library and the libraries it links
+# locked in memory while node 0 has room (chmu-workload pin; PIN: the
+# holder, SIGUSR1 lets go). Under TCG an instruction fetched from the CXL
+# node runs through the device model, about a thousand times slower than
+# from DRAM where hardware would be a few times slower: a hot code page
+# demoted there (kswapd demotes file pages too) or read in there when
+# node 0 is full decided a whole run by itself. The tiering runs keep
+# their programs' code on node 0 so that only data is in the experiment.
+PIN=
+pin_code() {
+	local f l files=()
+	for f in "$@"; do
+		files+=("$(readlink -f "$f")")
+		while read -r l; do files+=("$(readlink -f "$l")"); done < <(ldd "$f" 2>/dev/null |
+			awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+	done
+	mapfile -t files < <(printf '%s\n' "${files[@]}" | sort -u)
+	chmu-workload pin "${files[@]}" >"$R/pin.txt" &
+	PIN=$!
+	for _ in $(seq 600); do grep -q '^held=' "$R/pin.txt" && break; sleep 0.1; done
+	grep -q '^held=' "$R/pin.txt" || { echo "bench: the code was not pinned" >&2; exit 1; }
+	printf '%s\n' "${files[@]}" >"$R/pinned.txt"
+}
+unpin_code() {
+	[ -z "$PIN" ] || { kill -USR1 $PIN 2>/dev/null; wait $PIN 2>/dev/null || true; }
+	PIN=
+}
+# PostgreSQL for tier-pg: Debian's server and pgbench, the data in the
+# guest's /run (tmpfs), the working set the server's shared memory
+# (shared_buffers with the accounts table and its index read into it by
+# pg_prewarm, buffer descriptors, locks): BENCH_TIER_PG_SCALE (3: 300,000
+# accounts), BENCH_TIER_PG_SB (64MB), BENCH_TIER_PG_ZIPF (1.01, the
+# exponent of pgbench's random_zipfian), BENCH_TIER_PG_CLIENTS (2)
+PGH=/run/pg
+pgu() { runuser -u postgres -- "$@"; }
+PGB_DIR=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+tier_pg_setup() {
+	PG_SCALE=${BENCH_TIER_PG_SCALE:-3} PG_SB=${BENCH_TIER_PG_SB:-64MB}
+	PG_ZIPF=${BENCH_TIER_PG_ZIPF:-1.01} PG_CLIENTS=${BENCH_TIER_PG_CLIENTS:-2}
+	PGB=$PGB_DIR
+	[ -n "$PGB" ] && [ -x "$PGB/postgres" ] && [ -x "$PGB/pgbench" ] ||
+		{ echo "bench: no PostgreSQL server and pgbench (Debian's postgresql package)" >&2; exit 1; }
+	mkdir -p $PGH
+	chown postgres: $PGH
+	pgu "$PGB/initdb" -D $PGH/data -A trust -E UTF8 --locale=C --no-sync -U postgres \
+		>$PGH/initdb.log 2>&1 || { echo "bench: initdb: $(tail -n 2 $PGH/initdb.log)" >&2; exit 1; }
+	# one process per client, no background writes to speak of: the
+	# run's memory traffic is the queries'
+	pgu "$PGB/pg_ctl" -D $PGH/data -l $PGH/server.log -w -t 600 -o "-c shared_buffers=$PG_SB \
+		-c huge_pages=off -c listen_addresses= -c unix_socket_directories=$PGH -c fsync=off \
+		-c synchronous_commit=off -c full_page_writes=off -c autovacuum=off -c jit=off \
+		-c max_connections=20" start >/dev/null ||
+		{ echo "bench: postgres did not start: $(tail -n 2 $PGH/server.log)" >&2; exit 1; }
+	PG_PID=$(head -n 1 $PGH/data/postmaster.pid)
+	"$PGB/pgbench" -i -q -s "$PG_SCALE" -h $PGH -U postgres postgres >$PGH/init.log 2>&1 ||
+		{ echo "bench: pgbench -i: $(tail -n 2 $PGH/init.log)" >&2; exit 1; }
+	# A session held open for the whole boot reads the table and its
+	# index into shared_buffers: its backend maps what it touched (a
+	# shared mapping's pages are in the page tables of the processes
+	# that touched them, and move_pages(2) goes by those), the
+	# postmaster what it initialised; the two move the working set
+	mkfifo $PGH/hold.in
+	"$PGB/psql" -X -q -A -t -h $PGH -U postgres -d postgres <$PGH/hold.in >$PGH/hold.out 2>&1 &
+	exec 8>$PGH/hold.in
+	echo "CREATE EXTENSION pg_prewarm;
+		SELECT pg_prewarm('pgbench_accounts') + pg_prewarm('pgbench_accounts_pkey');
+		SELECT 'backend=' || pg_backend_pid();" >&8
+	for _ in $(seq 1200); do grep -q '^backend=' $PGH/hold.out && break; sleep 0.5; done
+	PG_HOLD=$(sed -n 's/^backend=//p' $PGH/hold.out)
+	[ -n "$PG_HOLD" ] || { echo "bench: pg_prewarm: $(tail -n 2 $PGH/hold.out)" >&2; exit 1; }
+	# the main shared memory segment: the postmaster's largest shared
+	# writable mapping (at the same address in every backend)
+	read -r PG_SHM_ADDR PG_SHM_LEN < <(awk '$2 == "rw-s" { split($1, r, "-");
+		printf "%s %s\n", r[1], r[2] }' /proc/$PG_PID/maps | while read -r a e; do
+		echo "$a $((0x$e - 0x$a))"; done | sort -k2,2n | tail -n 1)
+	[ -n "$PG_SHM_ADDR" ] || { echo "bench: no shared memory mapping in postgres $PG_PID" >&2; exit 1; }
+	# the working set: the pages resident in either's view (the held
+	# backend's holds the buffers, the postmaster's the rest)
+	PG_SHM_BYTES=0
+	for p in $PG_PID $PG_HOLD; do
+		b=$(awk -v a="$PG_SHM_ADDR" '$1 ~ "^" a "-" { on = 1; next } on && /^Rss:/ { print $2 * 1024; exit }' \
+			/proc/$p/smaps)
+		[ "${b:-0}" -le "$PG_SHM_BYTES" ] || PG_SHM_BYTES=$b
+	done
+	# pgbench's select-only transaction with Zipf-distributed keys,
+	# scattered over the table by permute() (rank 1 is not row 1)
+	cat >$PGH/zipf.sql <<SQL
+\set aid permute(random_zipfian(1, 100000 * :scale, $PG_ZIPF), 100000 * :scale)
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+SQL
+}
+# tier_pg_place NODE: the shared memory's pages to NODE, through the held
+# backend's view and the postmaster's (key=value: the backend's, then the
+# postmaster's with pm_); a page that would not move is counted (failed=)
+tier_pg_place() {
+	chmu-workload move --pid "$PG_HOLD" --addr "$PG_SHM_ADDR" --size "$PG_SHM_LEN" --node "$1" || true
+	chmu-workload move --pid "$PG_PID" --addr "$PG_SHM_ADDR" --size "$PG_SHM_LEN" --node "$1" |
+		sed 's/^/pm_/' || true
+}
+# tier_pg_placement: where the shared memory is after a run, in the held
+# backend's view (key=value)
+tier_pg_placement() {
+	awk -v a="$PG_SHM_ADDR" '$1 == a { for (i = 2; i <= NF; i++) if ($i ~ /^N[0-9]+=/) {
+		split(substr($i, 2), kv, "="); printf "pg_shm_after_node%s=%s\n", kv[1], kv[2] } }' \
+		/proc/$PG_HOLD/numa_maps
+}
+# tier_pg_run POLICY: pgbench for SECS seconds; its per-transaction log
+# becomes $R/POLICY.txt in chmu-workload's form (a progress line every
+# 500 ms with the transactions so far, their node unknown: on_node=-1;
+# rate= transactions/s) with the clients' p50 and p99 latency
+tier_pg_run() {
+	local t0 log
+	rm -f $PGH/tx.*
+	t0=$(date +%s%N)
+	(cd $PGH && "$PGB/pgbench" -n -h $PGH -U postgres -c "$PG_CLIENTS" -j 1 -T "$SECS" \
+		-f $PGH/zipf.sql -l --log-prefix=tx postgres) >"$R/$1.pgbench" 2>&1 ||
+		{ echo "bench: $1: pgbench: $(tail -n 2 "$R/$1.pgbench")" >&2; exit 1; }
+	log=$(ls $PGH/tx.* 2>/dev/null | head -n 1)
+	[ -n "$log" ] || { echo "bench: $1: no pgbench log" >&2; exit 1; }
+	# a log line: client, transaction, latency us, script, end s, end us
+	cat $PGH/tx.* | awk -v t0="$t0" -v secs="$SECS" '
+		{ ms = ($5 - int(t0 / 1e9)) * 1000 + ($6 - (t0 % 1e9) / 1e3) / 1000
+		  b = int(ms / 500); if (b < 0) b = 0; n[b]++; if (b > last) last = b
+		  if (ms > end) end = ms }
+		END {	# the last interval ends with the last transaction
+			for (i = 0; i <= last; i++) {
+				c += n[i]; e = (i + 1) * 500; if (i == last && end < e) e = end
+				printf "progress ms=%d accesses=%d on_node=-1\n", e, c
+			}
+			printf "accesses=%d\nrate=%.0f\n", NR, NR / secs
+		}' >"$R/$1.txt"
+	cut -d" " -f3 $PGH/tx.* | sort -n | awk '{ v[NR] = $1 } END {
+		i = int(NR * 0.99 + 0.999); if (i < 1) i = 1
+		printf "client_latency_p50_us=%d\nclient_latency_p99_us=%d\ntransactions=%d\n", v[int((NR + 1) / 2)], v[i], NR }' \
+		>>"$R/$1.cost"
+	rm -f $PGH/tx.*
+}
+tier_pg_stop() {
+	[ -n "${PGB-}" ] && [ -d $PGH/data ] || return 0
+	exec 8>&- 2>/dev/null || true
+	pgu "$PGB/pg_ctl" -D $PGH/data -m immediate stop >/dev/null 2>&1 || true
 }
 
 case "$1" in
@@ -749,27 +911,49 @@ promote)
 		policy_off "$pol" >>"$R/$pol.cost"
 	done
 	;;
-tier)
+tier | tier-pg)
 	# Tiering under pressure: node 0 holds only 1/(1 + RATIO) of the
 	# working set (a locked balloon takes the rest of its free memory),
-	# demotion is on, and the whole working set is a Zipf over its pages
-	# (scattered at random), allocated on the CXL node. One run per
-	# policy, in order; dram first, without the balloon (the reference).
-	# Each run as in promote: allocate, policy on, the timed run, the
-	# policy's counters, policy off; the workload exits and frees its
-	# memory before the next.
-	label=$2 ratio=$3
+	# demotion is on, and the working set starts on the CXL node. One run
+	# per policy, in order; dram first, without the balloon (the
+	# reference). Each run: the working set placed, node 0 filled with
+	# cold memory, policy on, the timed run, the policy's counters,
+	# policy off.
+	# tier: chmu-workload's Zipf over its pages (scattered at random),
+	# allocated anew on the CXL node by each run.
+	# tier-pg: PostgreSQL and pgbench (tier_pg_* below); the working set
+	# is the server's shared memory, moved to the CXL node by
+	# migratepages(8) before each run (back from where the last policy
+	# left it), without a memory policy.
+	mode=$1 label=$2 ratio=$3
 	shift 3
 	modprobe cxl_hmu
 	SECS=${BENCH_TIER_SECS:-40} TSIZE=${BENCH_TIER_SIZE:-48M} ZIPF=${BENCH_TIER_ZIPF:-0.99}
 	echo "$label" >"$R/label"
-	bytes=$(numfmt --from=iec "$TSIZE")
-	units=$((bytes / 4096))
-	fast_kb=$((bytes / (1 + ratio) / 1024))
-	printf '%s\n' "ratio=$ratio" "size=$bytes" "units=$units" "fast_kb=$fast_kb" "zipf=$ZIPF" \
-		"secs=$SECS" >"$R/setup.txt"
 	echo 1 >/sys/kernel/mm/numa/demotion_enabled
 	echo 16384 >$T/buffer_size_kb	# the promoter's batches, before the balloon
+	if [ "$mode" = tier-pg ]; then
+		[ -x "$PGB_DIR/postgres" ] && [ -x "$PGB_DIR/pgbench" ] ||
+			{ echo "bench: no PostgreSQL server and pgbench (Debian's postgresql package)" >&2; exit 1; }
+		pin_code "$PGB_DIR/postgres" "$PGB_DIR/pgbench" "$PGB_DIR/psql" \
+			$(ls "$PGB_DIR"/../lib/{plpgsql,pg_prewarm}.so 2>/dev/null)
+		tier_pg_setup
+		bytes=$PG_SHM_BYTES
+	else
+		pin_code "$(command -v chmu-workload)"
+		bytes=$(numfmt --from=iec "$TSIZE")
+	fi
+	echo "pinned_kb=$(sed -n 's/^pinned_kb=//p' "$R/pin.txt")" >"$R/pinned_kb"
+	units=$((bytes / 4096))
+	fast_kb=$((bytes / (1 + ratio) / 1024))
+	printf '%s\n' "workload=$([ "$mode" = tier ] && echo zipf || echo pgbench)" "ratio=$ratio" \
+		"size=$bytes" "units=$units" "fast_kb=$fast_kb" "secs=$SECS" >"$R/setup.txt"
+	if [ "$mode" = tier ]; then
+		echo "zipf=$ZIPF" >>"$R/setup.txt"
+	else
+		printf '%s\n' "zipf=$PG_ZIPF" "pg_scale=$PG_SCALE" "pg_shared_buffers=$PG_SB" \
+			"pg_clients=$PG_CLIENTS" "pg_shm_kb=$((PG_SHM_LEN / 1024))" >>"$R/setup.txt"
+	fi
 	# node 0's physical range, for DAMON's demotion context
 	bs=$(( $(cat /sys/devices/system/memory/block_size_bytes | sed 's/^/0x/') ))
 	blocks=$(ls -d /sys/devices/system/node/node0/memory[0-9]* | sed 's/.*memory//' | sort -n)
@@ -781,7 +965,7 @@ tier)
 		awk '/^Node 0, zone/ { on = 1; next } /^Node/ { on = 0 } on && $1 == "high" { s += $2 } END { print s * 4 }' /proc/zoneinfo
 	}
 	balloon=
-	trap '[ -z "$balloon" ] || kill $balloon 2>/dev/null' EXIT
+	trap '[ -z "$balloon" ] || kill $balloon 2>/dev/null; [ "$mode" = tier ] || tier_pg_stop; unpin_code' EXIT
 	for pol in "$@"; do
 		node=$NODE
 		if [ "$pol" = dram ]; then
@@ -790,6 +974,7 @@ tier)
 			# leave fast_kb (and 4 MiB for the rest of the guest)
 			# above node 0's high watermark: each run fills it with
 			# cold memory first
+			[ "$mode" = tier ] || tier_pg_place "$NODE" >/dev/null
 			sync
 			echo 3 >/proc/sys/vm/drop_caches
 			b=$(( $(node0 MemFree) - $(high_kb) - fast_kb - 4096 ))
@@ -801,6 +986,7 @@ tier)
 			grep -q '^held=' "$R/balloon.txt" || { echo "bench: balloon not in place" >&2; exit 1; }
 			printf '%s\n' "balloon_kb=$b" "free_kb=$(node0 MemFree)" "high_kb=$(high_kb)" >>"$R/setup.txt"
 		fi
+		[ "$mode" = tier ] || tier_pg_place "$node" >"$R/$pol.placed"
 		filler=
 		if [ -n "$balloon" ]; then
 			NO_PROBES=1
@@ -812,23 +998,36 @@ tier)
 			for _ in $(seq 600); do grep -q '^held=' "$R/$pol.filler" && break; sleep 0.1; done
 			grep -q '^held=' "$R/$pol.filler" || { echo "bench: $pol: filler not in place" >&2; exit 1; }
 		fi
-		chmu-workload zipf --node "$node" --movable --no-thp --size "$TSIZE" \
-			--hot-units "$units" --hot-share 100 --zipf "$ZIPF" --duration "$SECS" \
-			--progress 500 --wait >"$R/$pol.txt" &
-		wl=$!
-		for _ in $(seq 600); do grep -q '^ready=' "$R/$pol.txt" && break; sleep 0.1; done
-		grep -q '^ready=' "$R/$pol.txt" || { echo "bench: $pol: workload not ready" >&2; exit 1; }
+		if [ "$mode" = tier ]; then
+			chmu-workload zipf --node "$node" --movable --no-thp --size "$TSIZE" \
+				--hot-units "$units" --hot-share 100 --zipf "$ZIPF" --duration "$SECS" \
+				--progress 500 --wait >"$R/$pol.txt" &
+			wl=$!
+			for _ in $(seq 600); do grep -q '^ready=' "$R/$pol.txt" && break; sleep 0.1; done
+			grep -q '^ready=' "$R/$pol.txt" || { echo "bench: $pol: workload not ready" >&2; exit 1; }
+		else
+			wl=$PG_PID
+		fi
 		echo "free_kb_before=$(node0 MemFree)" >"$R/$pol.cost"
 		policy_on "$pol"
 		kpid=-1
 		case "$pol" in damon*) kpid=$(cat $D/0/pid) ;; esac
 		probes_start "$wl" "$kpid"
 		vm >"$R/$pol.vm0"
-		kill -USR1 $wl
-		wait $wl
+		# halfway: where the workload's own memory is (its code, stack
+		# and heap beside the working set)
+		{ sleep $((SECS / 2)); cat /proc/$([ "$mode" = tier ] && echo $wl || echo "$PG_HOLD")/numa_maps; } \
+			>"$R/$pol.numa_maps" 2>/dev/null &
+		if [ "$mode" = tier ]; then
+			kill -USR1 $wl
+			wait $wl
+		else
+			tier_pg_run "$pol"
+		fi
 		vm >"$R/$pol.vm1"
 		probes_stop "$pol" >>"$R/$pol.cost"
 		policy_off "$pol" >>"$R/$pol.cost"
+		[ "$mode" = tier ] || tier_pg_placement >>"$R/$pol.cost"
 		if [ -n "$filler" ]; then
 			kill -USR1 $filler
 			wait $filler || true
@@ -837,6 +1036,8 @@ tier)
 	done
 	[ -z "$balloon" ] || { kill $balloon; wait $balloon 2>/dev/null || true; }
 	balloon=
+	[ "$mode" = tier ] || tier_pg_stop
+	unpin_code
 	;;
 esac
 chmu-region destroy "$REGION"

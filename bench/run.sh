@@ -37,6 +37,10 @@ done
 # A wrong name stops here, before anything is booted or removed.
 sections=$(bench_sections "${BENCH_SECTIONS-}" "$mode") || exit 1
 [ "$check" = 0 ] || exit 0
+# the tiering section's PostgreSQL (lab/deps.sh --bench)
+if tr ' ' '\n' <<<"$sections" | grep -qx tiering && [ -z "${BENCH_GUEST-}" ]; then
+	lab/deps.sh --bench || exit 1
+fi
 . lab/lib.sh
 
 out=${BENCH_OUT:-build/bench}
@@ -542,13 +546,18 @@ sec_tiering() {
 	local r
 	for r in 2 4; do
 		msg BENCH "tiering 1:$r: all DRAM, none, CHMU promoter, NUMA balancing, DAMON tiering"
-		CHMU_PROPS=chmu-hotlist-size=4096 boot "$1/t$r" \
+		GUEST_TIMEOUT=2400 CHMU_PROPS=chmu-hotlist-size=4096 boot "$1/t$r" \
 			"bench/guest-bench.sh tier 'exact tracker' $r dram none chmu numab damon-tier"
 	done
 	msg BENCH "tiering 1:4: CHMU promoter on a limited tracker (and all DRAM)"
-	CHMU_PROPS=chmu-hotlist-size=4096,chmu-counters=512 boot "$1/u4" \
+	GUEST_TIMEOUT=2400 CHMU_PROPS=chmu-hotlist-size=4096,chmu-counters=512 boot "$1/u4" \
 		"bench/guest-bench.sh tier 'limited tracker (512 counters)' 4 dram chmu"
-	bench/tier-rows.sh "$1" "$1"/t2 "$1"/t4 "$1"/u4 || die "tiering: no rows"
+	for r in 2 4; do
+		msg BENCH "tiering 1:$r, PostgreSQL and pgbench: all DRAM, none, CHMU promoter, NUMA balancing, DAMON tiering"
+		GUEST_TIMEOUT=2400 CHMU_PROPS=chmu-hotlist-size=4096 boot "$1/p$r" \
+			"bench/guest-bench.sh tier-pg 'exact tracker' $r dram none chmu numab damon-tier"
+	done
+	bench/tier-rows.sh "$1" "$1"/t2 "$1"/t4 "$1"/u4 "$1"/p2 "$1"/p4 || die "tiering: no rows"
 	{
 	cat <<MD
 
@@ -569,12 +578,37 @@ switched on once the memory is allocated: none; the driver's promoter
 (epoch mode, 100 ms epochs, threshold 16, 4 KiB units), gated by node
 0's watermark, the rate limit and ping-pong (its own back-off); NUMA
 balancing in tiering mode (\`kernel.numa_balancing=2\`, defaults); DAMON
-tiering as upstream's example (samples/damon/mtier.c) with what Linux
-6.12 offers: \`migrate_hot\` from the CXL region to node 0 and a second
-context's \`migrate_cold\` from node 0 to the CXL node (idle 0.5 s or
-more), each with a quota of ${BENCH_TIER_DAMON_MBPS:-64} MiB/s (node-memory quota goals came
-in 6.16); and all DRAM (no balloon, the memory on node 0: the
-reference of its boot).
+tiering as its author's recipe for Linux 6.16 (the damo command behind
+samples/damon/mtier.c) with what 6.12 offers: a kdamond over the CXL
+region with \`migrate_hot\` to node 0 for an access rate of 5% or more,
+and one over node 0 with \`migrate_cold\` to the CXL node for 0%, each
+applied every second, at most ${BENCH_TIER_DAMON_MBPS:-200} MiB/s, with young-page filters
+(promote only pages found accessed, demote none); 6.12 has neither the
+recipe's quota goals on node 0's use (6.16) nor its auto-tuned intervals
+(6.15: default 5 ms / 100 ms instead); and all DRAM (no balloon, the
+memory on node 0: the reference of its boot).
+
+The real application: PostgreSQL ($(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 | cut -d/ -f4), Debian's server) in the guest,
+its data on tmpfs, \`shared_buffers\` ${BENCH_TIER_PG_SB:-64MB}, a pgbench database of scale
+${BENCH_TIER_PG_SCALE:-3} (${BENCH_TIER_PG_SCALE:-3}00,000 accounts) read into it by \`pg_prewarm\`; the working set is
+the server's shared memory (the buffers, their descriptors, the lock
+tables: its resident pages), moved to the CXL node before each run by
+\`chmu-workload move\` (move_pages(2) on the server's processes, no memory
+policy: every mechanism may move it back), back from wherever the last
+run's policy left it. The client: pgbench, ${BENCH_TIER_PG_CLIENTS:-2} clients for ${BENCH_TIER_SECS:-40} s, each transaction one
+\`SELECT\` of an account drawn by \`permute(random_zipfian(1, N,
+${BENCH_TIER_PG_ZIPF:-1.01}), N)\` (Zipf keys scattered over the table); throughput is its
+transactions per second, and its per-transaction log gives the clients'
+p99 latency. Node 0 keeps 1/(1 + R) of the working set free, as above.
+
+Code stays out of the experiment: before the balloon, each boot locks its
+programs' code on node 0 (\`chmu-workload pin\` on chmu-workload, or on
+postgres, pgbench and psql, and the libraries they link). Under TCG an
+instruction fetched from the CXL node goes through the device model,
+about a thousand times slower than from DRAM where hardware is a few
+times slower, so one hot code page demoted there (kswapd demotes file
+pages too) decided a whole run: a no-promotion run went at 0.0004x DRAM
+before the pin.
 
 Columns: throughput over the whole run and over its second half (steady)
 against the all-DRAM run's median; the share of the second half's loads
@@ -586,15 +620,17 @@ that were migrated back down within 10 s) and its share of the promoted;
 CPU of the mechanism (the promoter's work item and drain, kdamond's utime + stime;
 NUMA balancing's is not measured: bpftrace cannot start under the balloon); the promoter's p99
 batch latency from the drain that queued a record to its migration
-(\`chmu:chmu_promote\` \`latency_ns\`). Under TCG a CXL load costs about 70
+(\`chmu:chmu_promote\` \`latency_ns\`); pgbench's p99 transaction latency.
+The CXL share is not known for pgbench (-). Under TCG a CXL load costs about 70
 DRAM loads: the ratios overstate what hardware gains, the shares do not.
 
-| ratio | tracker | policy | x DRAM (run) | x DRAM (steady) | CXL share (steady) | promoted | demoted | ping-pong | CPU ms | p99 latency |
-|---|---|---|---|---|---|---|---|---|---|---|
+| workload | ratio | tracker | policy | x DRAM (run) | x DRAM (steady) | CXL share (steady) | promoted | demoted | ping-pong | CPU ms | p99 latency | client p99 |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
 MD
 	cat "$1/tier.md"
 	echo
-	echo "Throughput over time: [1:2](tier-2.svg), [1:4](tier-4.svg)."
+	echo "Throughput over time: [1:2](tier-2.svg), [1:4](tier-4.svg); pgbench:"
+	echo "[1:2](tier-pgbench-2.svg), [1:4](tier-pgbench-4.svg)."
 	} >"$1/section.md"
 }
 

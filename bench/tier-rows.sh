@@ -4,9 +4,11 @@
 # fast:slow ratio and tracker; each holds its own all-DRAM run). Writes
 # OUT/tier.md (one table row per boot and policy, then the goals),
 # OUT/tier.json (one object per run) and OUT/tier-RATIO.svg (throughput
-# over time, one line per policy, for each ratio's first boot).
+# over time, one line per policy, for each ratio's first boot; the
+# pgbench boots' OUT/tier-pgbench-RATIO.svg).
 #
-# Per run, from chmu-workload's progress lines (every 500 ms):
+# Per run, from chmu-workload's progress lines (every 500 ms; for
+# pgbench, guest-bench.sh writes its transactions in the same form):
 #   x DRAM (run, steady)  mean loads/s over the whole run, and over its
 #                         second half, against the median of the boot's
 #                         all-DRAM run
@@ -21,6 +23,7 @@
 #                         utime + stime; NUMA balancing's is not measured
 #                         under the balloon (bpftrace cannot start there)
 #   p99 latency           the promoter's batches, drain to migration done
+#   client p99            pgbench: the transactions' p99 latency (its log)
 set -euo pipefail
 out=${1:?usage: tier-rows.sh OUT BOOT...}
 shift
@@ -60,6 +63,8 @@ first=1
 for b in "$@"; do
 	[ -s "$b/dram.txt" ] || { echo "tier-rows.sh: $b/dram.txt missing" >&2; exit 1; }
 	ratio=$(kv ratio "$b/setup.txt")
+	workload=$(kv workload "$b/setup.txt")
+	workload=${workload:-zipf}
 	tracker=$(cat "$b/label")
 	ref=$(intervals "$b/dram.txt" | awk '{ print $2 }' | sort -g |
 		awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }')
@@ -87,7 +92,8 @@ for b in "$@"; do
 		# kdamond by its clock ticks (USER_HZ 100) where the probes did not run
 		t=$(kv kdamond_ticks "$cost")
 		[ -z "$t" ] || [ "$(kv probe_oncpu_ns "$cost")" != 0 ] || cpu_ns=$((cpu_ns + t * 10000000))
-		lat=-1 throttles=-1
+		lat=-1 throttles=-1 cp99=-1
+		[ -z "$(kv client_latency_p99_us "$cost")" ] || cp99=$(kv client_latency_p99_us "$cost")
 		case "$pol" in
 		chmu)
 			promoted=$(kv promote_promoted "$cost")
@@ -104,18 +110,20 @@ for b in "$@"; do
 		fi
 		[ "$first" = 1 ] || echo "," >>"$out/tier.json"
 		first=0
-		printf '{"ratio":%s,"tracker":"%s","policy":"%s","x_dram_run":%s,"x_dram_steady":%s,"cxl_share_steady":%s,"promoted":%s,"demoted":%s,"pingpong":%s,"pingpong_share":%s,"thp_split":%s,"cpu_ms":%s,"latency_p99_ms":%s,"throttles":%s}' \
-			"$ratio" "$tracker" "$pol" "$run" "$steady" "$share" "$promoted" "$demoted" \
+		printf '{"workload":"%s","ratio":%s,"tracker":"%s","policy":"%s","x_dram_run":%s,"x_dram_steady":%s,"cxl_share_steady":%s,"promoted":%s,"demoted":%s,"pingpong":%s,"pingpong_share":%s,"thp_split":%s,"cpu_ms":%s,"latency_p99_ms":%s,"throttles":%s,"client_p99_ms":%s}' \
+			"$workload" "$ratio" "$tracker" "$pol" "$run" "$steady" "$share" "$promoted" "$demoted" \
 			"$([ "$pol" = dram ] && echo null || echo "$pingpong")" \
 			"$([ "$pp_share" = -1 ] && echo null || echo "$pp_share")" "$splits" \
 			"$((cpu_ns / 1000000))" "$([ "$lat" = -1 ] && echo null || awk -v l="$lat" 'BEGIN { printf "%.1f", l / 1e6 }')" \
-			"$([ "$throttles" = -1 ] && echo null || echo "$throttles")" >>"$out/tier.json"
-		printf '| 1:%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$ratio" "$tracker" \
+			"$([ "$throttles" = -1 ] && echo null || echo "$throttles")" \
+			"$([ "$cp99" = -1 ] && echo null || awk -v l="$cp99" 'BEGIN { printf "%.2f", l / 1e3 }')" >>"$out/tier.json"
+		printf '| %s | 1:%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$workload" "$ratio" "$tracker" \
 			"$(label_of "$pol")" "$run" "$steady" "$([ "$share" = -1.000 ] || [ "$pol" = dram ] && echo - || echo "$share")" \
 			"$promoted" "$demoted" \
 			"$([ "$pol" = dram ] && echo - || echo "$pingpong ($(awk -v s="$pp_share" 'BEGIN { printf "%.1f%%", s < 0 ? 0 : s * 100 }'))")" \
 			"$((cpu_ns / 1000000))" \
-			"$([ "$lat" = -1 ] && echo - || awk -v l="$lat" 'BEGIN { printf "%.0f ms", l / 1e6 }')" >>"$out/tier.md.rows"
+			"$([ "$lat" = -1 ] && echo - || awk -v l="$lat" 'BEGIN { printf "%.0f ms", l / 1e6 }')" \
+			"$([ "$cp99" = -1 ] && echo - || awk -v l="$cp99" 'BEGIN { printf "%.1f ms", l / 1e3 }')" >>"$out/tier.md.rows"
 	done
 done
 echo "]" >>"$out/tier.json"
@@ -130,38 +138,44 @@ goal() { # goal WHAT MEASURED TARGET MET
 	echo
 	echo "| goal | measured | target | |"
 	echo "|---|---|---|---|"
-	for r in $(jq -r '[.[] | select(.tracker == "exact tracker") | .ratio] | unique | .[]' "$out/tier.json"); do
-		s() { jq -r --argjson r "$r" --arg p "$1" '.[] | select(.ratio == $r and .tracker == "exact tracker" and .policy == $p) | .x_dram_steady' "$out/tier.json"; }
+	for w in $(jq -r '[.[] | .workload] | unique | .[]' "$out/tier.json"); do
+	for r in $(jq -r --arg w "$w" '[.[] | select(.workload == $w and .tracker == "exact tracker") | .ratio] | unique | .[]' "$out/tier.json"); do
+		s() { jq -r --arg w "$w" --argjson r "$r" --arg p "$1" '.[] | select(.workload == $w and .ratio == $r and .tracker == "exact tracker" and .policy == $p) | .x_dram_steady' "$out/tier.json"; }
 		c=$(s chmu) n=$(s none) nb=$(s numab) d=$(s damon-tier)
 		[ -n "$c" ] && [ -n "$n" ] || continue
-		goal "1:$r: promoter not below no promotion" "$c vs $n" ">= 1.00x" \
+		goal "$w 1:$r: promoter not below no promotion" "$c vs $n" ">= 1.00x" \
 			"$(awk -v a="$c" -v b="$n" 'BEGIN { print (a >= b) }')"
-		if [ "$r" = 4 ] && [ -n "$nb" ] && [ -n "$d" ]; then
-			goal "1:4: promoter 10% above NUMA balancing" "$(awk -v a="$c" -v b="$nb" 'BEGIN { printf "%.2fx", a / b }')" ">= 1.10x" \
+		if [ "$w" = zipf ] && [ "$r" = 4 ] && [ -n "$nb" ] && [ -n "$d" ]; then
+			goal "$w 1:4: promoter 10% above NUMA balancing" "$(awk -v a="$c" -v b="$nb" 'BEGIN { printf "%.2fx", a / b }')" ">= 1.10x" \
 				"$(awk -v a="$c" -v b="$nb" 'BEGIN { print (a >= 1.1 * b) }')"
-			goal "1:4: promoter 10% above DAMON tiering" "$(awk -v a="$c" -v b="$d" 'BEGIN { printf "%.2fx", a / b }')" ">= 1.10x" \
+			goal "$w 1:4: promoter 10% above DAMON tiering" "$(awk -v a="$c" -v b="$d" 'BEGIN { printf "%.2fx", a / b }')" ">= 1.10x" \
 				"$(awk -v a="$c" -v b="$d" 'BEGIN { print (a >= 1.1 * b) }')"
 		fi
-		pp=$(jq -r --argjson r "$r" '.[] | select(.ratio == $r and .tracker == "exact tracker" and .policy == "chmu") | .pingpong_share // 0' "$out/tier.json")
-		goal "1:$r: ping-pong of the promoter's promotions" "$(awk -v s="$pp" 'BEGIN { printf "%.1f%%", s * 100 }')" "< 5%" \
+		pp=$(jq -r --arg w "$w" --argjson r "$r" '.[] | select(.workload == $w and .ratio == $r and .tracker == "exact tracker" and .policy == "chmu") | .pingpong_share // 0' "$out/tier.json")
+		goal "$w 1:$r: ping-pong of the promoter's promotions" "$(awk -v s="$pp" 'BEGIN { printf "%.1f%%", s * 100 }')" "< 5%" \
 			"$(awk -v s="$pp" 'BEGIN { print (s < 0.05) }')"
+	done
 	done
 } >"$out/tier.md"
 rm -f "$out/tier.md.rows"
 
-# tier-RATIO.svg: throughput (x DRAM) over time per policy, first boot of each ratio
+# tier-RATIO.svg: throughput (x DRAM) over time per policy, first boot of
+# each ratio (tier-pgbench-RATIO.svg: pgbench's)
 done_ratios=
 for b in "$@"; do
 	ratio=$(kv ratio "$b/setup.txt")
-	case " $done_ratios " in *" $ratio "*) continue ;; esac
-	done_ratios="$done_ratios $ratio"
+	workload=$(kv workload "$b/setup.txt")
+	svg=tier-$ratio.svg
+	[ "${workload:-zipf}" = zipf ] || svg=tier-$workload-$ratio.svg
+	case " $done_ratios " in *" $svg "*) continue ;; esac
+	done_ratios="$done_ratios $svg"
 	ref=$(awk '{ print $2 }' "$b/dram.iv" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	{
 		for pol in dram none chmu numab damon-tier; do
 			[ -s "$b/$pol.iv" ] || continue
 			awk -v p="$pol" -v ref="$ref" '{ printf "%s %.3f %.4f\n", p, $1 / 1000, $2 / ref }' "$b/$pol.iv"
 		done
-	} | awk -v ratio="$ratio" '
+	} | awk -v ratio="$ratio" -v what="$([ "${workload:-zipf}" = zipf ] && echo Throughput || echo "pgbench transactions/s")" '
 	BEGIN { W = 720; H = 360; L = 60; B = 40; T = 30; Rm = 190
 		col["dram"] = "#444444"; col["none"] = "#999999"; col["chmu"] = "#d62728"
 		col["numab"] = "#1f77b4"; col["damon-tier"] = "#2ca02c" }
@@ -170,7 +184,7 @@ for b in "$@"; do
 	END {
 		if (ymax < 1.1) ymax = 1.1
 		printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H
-		printf "<text x=\"%d\" y=\"18\">Throughput over time, fast:slow 1:%s (x the all-DRAM median)</text>\n", L, ratio
+		printf "<text x=\"%d\" y=\"18\">%s over time, fast:slow 1:%s (x the all-DRAM median)</text>\n", L, what, ratio
 		pw = W - L - Rm; ph = H - T - B
 		printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", L, T, pw, ph
 		for (g = 0; g <= ymax; g += 0.25) {
@@ -187,5 +201,5 @@ for b in "$@"; do
 			printf "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%d\">%s</text>\n", W - Rm + 10, W - Rm + 30, T + 10 + 18 * k, T + 10 + 18 * k, col[p], W - Rm + 36, T + 14 + 18 * k, p
 		}
 		print "</svg>"
-	}' >"$out/tier-$ratio.svg"
+	}' >"$out/$svg"
 done

@@ -1,7 +1,11 @@
 #!/bin/bash
 # Install the Debian packages the lab needs, when they are missing.
 # Idempotent and silent when everything is present. Needs root.
+#   lab/deps.sh --bench   also what make bench's opt-in sections run in the
+#                         guest (PostgreSQL for the tiering section)
 set -euo pipefail
+bench=0
+[ "${1-}" != --bench ] || bench=1
 
 # Packages from bookworm proper.
 PKGS=(
@@ -23,6 +27,12 @@ PKGS=(
 )
 # Packages that must come from bookworm-backports.
 BPO_PKGS=(linux-source-6.12 meson python3-pycotap)
+# make bench's tiering section: PostgreSQL's server, psql and pgbench
+# (pg_prewarm is in the server's package). Installed without a cluster,
+# and nothing started on this machine: the lab runs PostgreSQL only in
+# the guest, its data in the guest's memory.
+BENCH_PKGS=(postgresql-15 postgresql-client-15)
+[ $bench -eq 0 ] || PKGS+=("${BENCH_PKGS[@]}")
 
 missing=()
 for p in "${PKGS[@]}" "${BPO_PKGS[@]}"; do
@@ -101,6 +111,20 @@ if [ ${#missing[@]} -gt 0 ]; then
 		esac
 	done
 	export DEBIAN_FRONTEND=noninteractive
+	# No service starts on this machine (policy-rc.d), and PostgreSQL
+	# creates no cluster
+	rc=/usr/sbin/policy-rc.d
+	own_rc=0
+	if [ ! -e $rc ]; then
+		printf '#!/bin/sh\nexit 101\n' >$rc && chmod 755 $rc && own_rc=1
+	fi
+	trap '[ $own_rc -eq 0 ] || rm -f $rc' EXIT
+	if [[ " ${base[*]} " == *" postgresql-15 "* ]]; then
+		# the server's postinst reads create_main_cluster from
+		# postgresql-common's createcluster.conf: that package first
+		apt-get install -y -qq --no-install-recommends postgresql-common >/dev/null
+		pg_conftool /etc/postgresql-common/createcluster.conf set create_main_cluster off
+	fi
 	[ ${#base[@]} -eq 0 ] ||
 		apt-get install -y -qq --no-install-recommends "${base[@]}" >/dev/null
 	[ ${#bpo[@]} -eq 0 ] ||

@@ -34,6 +34,16 @@
  *           those that went to pages on --node; --placement writes each
  *           unit's accesses, final node and hot-set membership (make
  *           bench's promotion section).
+ *   move    move the resident pages of another process (--pid) in
+ *           [--addr, --addr + --size) to --node, shared ones too
+ *           (move_pages(2) with MPOL_MF_MOVE_ALL: root), without
+ *           giving them any memory policy; prints where they are then.
+ *           make bench places a server's shared memory with it.
+ *   pin     lock the pages of each FILE given in memory (mlock of a
+ *           read-only shared mapping: the page cache pages every process
+ *           runs from), then held=PID until SIGUSR1: make bench keeps
+ *           the programs' code out of its tiering runs (under TCG code
+ *           on the CXL node runs a thousand times slower, not two).
  *
  * Results are printed as key=value lines. Every access is a single aligned
  * 8-byte load or store through a volatile pointer, so under TCG each one
@@ -50,6 +60,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,10 +71,13 @@
 
 #define MAX_UNITS 65536
 #define OPT_LOCK 0x100
+#define OPT_PID 0x101
+#define OPT_ADDR 0x102
 #define MAX_NODES 64
 #define MPOL_DEFAULT 0
 #define MPOL_BIND 2
 #define MPOL_MF_STRICT (1 << 0)
+#define MPOL_MF_MOVE_ALL (1 << 2)
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
@@ -98,6 +112,10 @@ static struct env {
 	const char *placement;
 	int movable;
 	int lock;
+	int pid;		/* move: the process */
+	uint64_t addr;		/* move: the range's start in it */
+	char **files;		/* pin: the files */
+	int nr_files;
 } env = {
 	.node = -1,
 	.size = 16 << 20,
@@ -146,19 +164,25 @@ static const struct argp_option opts[] = {
 	  "(default 90)", 0 },
 	{ "placement", 'L', "FILE", 0, "zipf on anonymous memory: write each unit's "
 	  "accesses (each half with --shift), node and hot-set membership to FILE", 0 },
+	{ "pid", OPT_PID, "PID", 0, "move: the process whose pages move", 0 },
+	{ "addr", OPT_ADDR, "ADDR", 0, "move: start of the range (hex, as in "
+	  "/proc/PID/maps; a page boundary), --size bytes long", 0 },
 	{ 0 },
 };
 
 static const char doc[] =
 	"Generate known accesses to CXL memory.\v"
-	"MODE is verify, touch, stream, zipf or sigframe (a signal frame that "
-	"starts in RAM and ends in the device's first page: XSAVE and XRSTOR "
-	"across the two; needs --dax). Examples:\n"
+	"MODE is verify, touch, stream, zipf, move, pin (then FILE...) or "
+	"sigframe (a signal frame "
+	"that starts in RAM and ends in the device's first page: XSAVE and "
+	"XRSTOR across the two; needs --dax). Examples:\n"
 	"  chmu-workload verify --dax /dev/dax0.0 --size 16M\n"
 	"  numactl --membind=1 chmu-workload verify --anon --size 4M\n"
 	"  chmu-workload touch --dax /dev/dax0.0 --units 3,7 --count 1000\n"
 	"  chmu-workload stream --dax /dev/dax0.0 --size 2M --passes 4\n"
-	"  chmu-workload zipf --node 1 --size 16M --accesses 2M --truth /tmp/t";
+	"  chmu-workload zipf --node 1 --size 16M --accesses 2M --truth /tmp/t\n"
+	"  chmu-workload move --pid 4242 --addr 7f12a0000000 --size 64M --node 1\n"
+	"  chmu-workload pin /usr/lib/x86_64-linux-gnu/libc.so.6";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -273,18 +297,58 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 't':
 		env.no_thp = 1;
 		break;
+	case OPT_PID:
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || *end || end == arg || v < 1 || v > INT32_MAX)
+			argp_error(state, "invalid PID '%s'", arg);
+		env.pid = (int)v;
+		break;
+	case OPT_ADDR:
+		errno = 0;
+		env.addr = strtoull(arg, &end, 16);
+		if (errno || *end || end == arg ||
+		    env.addr % (uint64_t)sysconf(_SC_PAGESIZE))
+			argp_error(state, "invalid address '%s' (hex, a page boundary)", arg);
+		break;
 	case ARGP_KEY_ARG:
+		if (state->arg_num && env.mode && !strcmp(env.mode, "pin")) {
+			char **f = realloc(env.files, (env.nr_files + 1) * sizeof(*f));
+
+			if (!f)
+				argp_failure(state, 2, ENOMEM, "files");
+			env.files = f;
+			env.files[env.nr_files++] = arg;
+			break;
+		}
 		if (state->arg_num)
 			argp_usage(state);
 		if (strcmp(arg, "verify") && strcmp(arg, "touch") &&
 		    strcmp(arg, "stream") && strcmp(arg, "zipf") &&
-		    strcmp(arg, "sigframe"))
+		    strcmp(arg, "sigframe") && strcmp(arg, "move") &&
+		    strcmp(arg, "pin"))
 			argp_error(state, "unknown mode '%s'", arg);
 		env.mode = arg;
 		break;
 	case ARGP_KEY_END:
 		if (!env.mode)
 			argp_error(state, "no MODE given");
+		if (!strcmp(env.mode, "pin")) {
+			if (!env.nr_files)
+				argp_error(state, "pin needs a FILE");
+			if (env.dax || env.anon || env.node >= 0 || env.pid || env.addr)
+				argp_error(state, "pin takes FILE... only");
+			break;
+		}
+		if (!strcmp(env.mode, "move")) {
+			if (!env.pid || !env.addr || env.node < 0 || env.dax || env.anon)
+				argp_error(state, "move needs --pid, --addr, --size and --node only");
+			if (env.size % (uint64_t)sysconf(_SC_PAGESIZE))
+				argp_error(state, "move: --size is not a whole number of pages");
+			break;
+		}
+		if (env.pid || env.addr)
+			argp_error(state, "--pid and --addr are for move");
 		if (!!env.dax + env.anon + (env.node >= 0) != 1)
 			argp_error(state, "give exactly one of --dax, --anon, --node");
 		if (!strcmp(env.mode, "touch") && !env.nr_units)
@@ -430,6 +494,105 @@ out:
 	free(pages);
 	free(status);
 	return err;
+}
+
+/*
+ * move: the resident pages of env.pid in [addr, addr + size) to env.node,
+ * in chunks, a page the kernel could not move tried again (up to three
+ * passes: one under migration or locked is busy for a moment); pages not
+ * present are left alone. Prints the pages on each node afterwards,
+ * absent= and failed=. Non-zero if the call fails or a page stays behind.
+ */
+static int do_move(void)
+{
+	enum { CHUNK = 1024 };
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t n = env.size / page, absent = 0, failed = 0;
+	unsigned long per_node[MAX_NODES] = { 0 };
+	void *pages[CHUNK];
+	int nodes[CHUNK], status[CHUNK], st[CHUNK];
+	unsigned int slot[CHUNK];
+
+	for (uint64_t i = 0; i < n; i += CHUNK) {
+		unsigned int c = n - i < CHUNK ? (unsigned int)(n - i) : CHUNK;
+
+		for (int pass = 0; pass < 3; pass++) {
+			unsigned int k = 0;
+
+			for (unsigned int j = 0; j < c; j++) {
+				if (pass && st[j] != -EBUSY && st[j] != -EAGAIN &&
+				    st[j] != -ENOMEM)
+					continue;
+				pages[k] = (void *)(uintptr_t)(env.addr + (i + j) * page);
+				nodes[k] = env.node;
+				slot[k++] = j;
+			}
+			if (!k)
+				break;
+			/* >= 0: the pages not migrated, each with its status */
+			if (syscall(SYS_move_pages, env.pid, (unsigned long)k, pages,
+				    nodes, status, MPOL_MF_MOVE_ALL) < 0) {
+				fprintf(stderr, "chmu-workload: move_pages of PID %d: %s\n",
+					env.pid, strerror(errno));
+				return 1;
+			}
+			for (unsigned int j = 0; j < k; j++)
+				st[slot[j]] = status[j];
+		}
+		for (unsigned int j = 0; j < c; j++) {
+			if (st[j] >= 0 && st[j] < MAX_NODES)
+				per_node[st[j]]++;
+			else if (st[j] == -ENOENT || st[j] == -EFAULT)
+				absent++;
+			else
+				failed++;
+		}
+	}
+	for (int i = 0; i < MAX_NODES; i++)
+		if (per_node[i])
+			printf("pages_node%d=%lu\n", i, per_node[i]);
+	printf("absent=%llu\nfailed=%llu\n", (unsigned long long)absent,
+	       (unsigned long long)failed);
+	return failed ? 1 : 0;
+}
+
+static int wait_usr1(void);
+
+/*
+ * pin: each file mapped read-only and shared, and locked: mlock() reads in
+ * every page of it and keeps it from reclaim and demotion, for whichever
+ * process maps it. pinned_kb=, then held=PID; SIGUSR1 lets them go.
+ */
+static int do_pin(void)
+{
+	uint64_t kb = 0;
+
+	for (int i = 0; i < env.nr_files; i++) {
+		struct stat st;
+		void *p;
+		int fd = open(env.files[i], O_RDONLY);
+
+		if (fd < 0 || fstat(fd, &st)) {
+			fprintf(stderr, "chmu-workload: %s: %s\n", env.files[i], strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return 1;
+		}
+		if (!st.st_size) {
+			close(fd);
+			continue;
+		}
+		p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+		close(fd);
+		if (p == MAP_FAILED || mlock(p, st.st_size)) {
+			fprintf(stderr, "chmu-workload: pin %s: %s\n", env.files[i], strerror(errno));
+			return 1;
+		}
+		kb += (st.st_size + 1023) / 1024;
+	}
+	printf("pinned_kb=%llu\nheld=%d\n", (unsigned long long)kb, (int)getpid());
+	fflush(stdout);
+	return wait_usr1();
 }
 
 static int do_verify(void *area)
@@ -1028,7 +1191,7 @@ int main(int argc, char **argv)
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
 		return 1;
-	if (env.wait_signal || env.hold) {
+	if (env.wait_signal || env.hold || !strcmp(env.mode, "pin")) {
 		sigset_t set;
 
 		sigemptyset(&set);
@@ -1037,6 +1200,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(env.mode, "sigframe")) {
 		err = do_sigframe();
+		goto cleanup;
+	}
+	if (!strcmp(env.mode, "move")) {
+		err = do_move();
+		goto cleanup;
+	}
+	if (!strcmp(env.mode, "pin")) {
+		err = do_pin();
 		goto cleanup;
 	}
 	area = map_area();
@@ -1055,5 +1226,6 @@ int main(int argc, char **argv)
 	munmap(area, env.size);
 cleanup:
 	free(env.units);
+	free(env.files);
 	return err;
 }

@@ -3,12 +3,14 @@
 # boot's all-DRAM run makes 2000 loads/s. Steady is the second half
 # (intervals ending after 2 s), ratios against the all-DRAM median; the
 # counters are /proc/vmstat's growth over the run, the promoter's own and
-# DAMON's; the goals table compares the exact tracker's steady figures.
+# DAMON's; the goals table compares the exact tracker's steady figures,
+# per workload (a pgbench boot: its transactions in the same form, its
+# clients' p99 latency, its own plot).
 . tests/lib.sh
 command -v jq >/dev/null || fail "jq missing (lab/deps.sh installs it)"
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
-mkdir -p "$d/t2" "$d/t4" "$d/out"
+mkdir -p "$d/t2" "$d/t4" "$d/p4" "$d/out"
 
 run() { # run FILE "ACCESSES ON_NODE" x 8
 	local f=$1 ms=0 acc=0 a on
@@ -57,24 +59,46 @@ run "$d/t2/chmu.txt" "500 500" "500 500" "500 500" "500 500" "500 400" "500 400"
 vms "$d/t2" chmu 0 0 0
 cost "$d/t2" chmu promote_promoted=0 promote_worker_ns=0 drain_ns=0 promote_latency_p99_ns=0 promote_throttles=0
 
-bench/tier-rows.sh "$d/out" "$d/t2" "$d/t4" || fail "tier-rows.sh failed"
+# pgbench at 1:4: the promoter 0.8 steady, none 0.75
+b=$d/p4
+echo "exact tracker" >"$b/label"
+printf '%s\n' workload=pgbench ratio=4 size=1048576 units=256 fast_kb=204 zipf=1.01 secs=4 >"$b/setup.txt"
+run "$b/dram.txt" "1000 -1" "1000 -1" "1000 -1" "1000 -1" "1000 -1" "1000 -1" "1000 -1" "1000 -1"
+run "$b/none.txt" "700 -1" "700 -1" "700 -1" "700 -1" "750 -1" "750 -1" "750 -1" "750 -1"
+run "$b/chmu.txt" "700 -1" "700 -1" "700 -1" "700 -1" "800 -1" "800 -1" "800 -1" "800 -1"
+for p in dram none chmu; do vms "$b" $p 0 0 0; done
+cost "$b" dram client_latency_p99_us=900
+cost "$b" none client_latency_p99_us=2500
+cost "$b" chmu promote_promoted=60 promote_worker_ns=1000000 drain_ns=1000000 \
+	promote_latency_p99_ns=90000000 promote_throttles=0 client_latency_p99_us=1800
+
+bench/tier-rows.sh "$d/out" "$d/t2" "$d/t4" "$d/p4" || fail "tier-rows.sh failed"
 J=$d/out/tier.json
 q() { jq -c "$1" "$J"; }
-expect_eq "$(q 'length')" 8 "one object per run"
-expect_eq "$(q '[.[] | select(.ratio == 4) | [.policy, .x_dram_run, .x_dram_steady, .cxl_share_steady]]')" \
+expect_eq "$(q 'length')" 11 "one object per run"
+expect_eq "$(q '[.[] | select(.workload == "pgbench") | [.policy, .x_dram_steady, .cxl_share_steady, .client_p99_ms]]')" \
+	'[["chmu",0.8,-1,1.8],["dram",1,-1,0.9],["none",0.75,-1,2.5]]' \
+	"pgbench: transactions against all DRAM, no CXL share, the clients' p99"
+expect_eq "$(q '[.[] | select(.workload == "zipf") | .client_p99_ms] | unique')" '[null]' "zipf: no client latency"
+expect_eq "$(q '[.[] | select(.ratio == 4 and .workload == "zipf") | [.policy, .x_dram_run, .x_dram_steady, .cxl_share_steady]]')" \
 	'[["chmu",0.55,0.6,0.167],["damon-tier",0.5,0.55,0.364],["dram",1,1,1],["none",0.5,0.5,0.8],["numab",0.45,0.5,0.4]]' \
 	"1:4: throughput against all DRAM (run, steady), steady CXL share"
-expect_eq "$(q '[.[] | select(.ratio == 4 and .policy == "chmu") | [.promoted, .demoted, .pingpong, .pingpong_share, .cpu_ms, .latency_p99_ms, .throttles]]')" \
+expect_eq "$(q '[.[] | select(.workload == "zipf" and .ratio == 4 and .policy == "chmu") | [.promoted, .demoted, .pingpong, .pingpong_share, .cpu_ms, .latency_p99_ms, .throttles]]')" \
 	'[[200,50,4,0.02,10,150,1]]' "the promoter: its own count, demotions, ping-pong, CPU, latency, back-offs"
-expect_eq "$(q '[.[] | select(.ratio == 4 and .policy == "numab") | [.promoted, .demoted, .pingpong, .latency_p99_ms]]')" \
+expect_eq "$(q '[.[] | select(.workload == "zipf" and .ratio == 4 and .policy == "numab") | [.promoted, .demoted, .pingpong, .latency_p99_ms]]')" \
 	'[[300,280,0,null]]' "NUMA balancing: pgpromote_success, its ping-pong"
-expect_eq "$(q '[.[] | select(.ratio == 4 and .policy == "damon-tier") | [.promoted, .demoted]]')" \
+expect_eq "$(q '[.[] | select(.workload == "zipf" and .ratio == 4 and .policy == "damon-tier") | [.promoted, .demoted]]')" \
 	'[[100,205]]' "DAMON tiering: its schemes' pages (demoted: kswapd's plus its cold scheme's)"
 M=$d/out/tier.md
-grep -Fq '| 1:4: promoter 10% above NUMA balancing | 1.20x | >= 1.10x | met |' "$M" || { cat "$M"; fail "goal: NUMA balancing"; }
-grep -Fq '| 1:4: promoter 10% above DAMON tiering | 1.09x | >= 1.10x | **not met** |' "$M" || { cat "$M"; fail "goal: DAMON"; }
-grep -Fq '| 1:2: promoter not below no promotion | 0.5 vs 0.5 | >= 1.00x | met |' "$M" || { cat "$M"; fail "goal: 1:2 none"; }
-grep -Fq '| 1:4: ping-pong of the promoter'"'"'s promotions | 2.0% | < 5% | met |' "$M" || { cat "$M"; fail "goal: ping-pong"; }
+grep -Fq '| zipf 1:4: promoter 10% above NUMA balancing | 1.20x | >= 1.10x | met |' "$M" || { cat "$M"; fail "goal: NUMA balancing"; }
+grep -Fq '| zipf 1:4: promoter 10% above DAMON tiering | 1.09x | >= 1.10x | **not met** |' "$M" || { cat "$M"; fail "goal: DAMON"; }
+grep -Fq '| zipf 1:2: promoter not below no promotion | 0.5 vs 0.5 | >= 1.00x | met |' "$M" || { cat "$M"; fail "goal: 1:2 none"; }
+grep -Fq '| zipf 1:4: ping-pong of the promoter'"'"'s promotions | 2.0% | < 5% | met |' "$M" || { cat "$M"; fail "goal: ping-pong"; }
 grep -q '^<svg' "$d/out/tier-4.svg" && grep -q '^<svg' "$d/out/tier-2.svg" || fail "no plots"
 expect_eq "$(grep -c '<polyline' "$d/out/tier-4.svg")" 5 "1:4 plot: a line per policy"
+grep -Fq '| pgbench 1:4: promoter not below no promotion | 0.8 vs 0.75 | >= 1.00x | met |' "$M" || { cat "$M"; fail "goal: pgbench none"; }
+grep -q 'NUMA balancing' <(grep '^| pgbench' "$M") && fail "pgbench: goals of the Zipf workload"
+expect_eq "$(grep -c '<polyline' "$d/out/tier-pgbench-4.svg")" 3 "pgbench 1:4 plot: a line per policy"
+grep -Fq 'pgbench transactions/s over time' "$d/out/tier-pgbench-4.svg" || fail "pgbench plot's title"
+grep -Fq '| pgbench | 1:4 | exact tracker | CHMU promoter | ' "$M" || { cat "$M"; fail "pgbench row"; }
 echo ok

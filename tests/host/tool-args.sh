@@ -146,12 +146,17 @@ for t in chmutop chmuheat chmualert chmu-exporter; do
 		v = $c; gsub(/^ +| +$/, "", v); gsub(/`/, "", v); print o "|" a "|" v }' "$OPTS")
 done
 
-# The bench helpers: chmu-workload zipf and chmu-score.
+# The bench helpers: chmu-workload zipf and move, and chmu-score.
 usage chmu-workload "zipf --anon --zipf -1" "chmu-workload: invalid Zipf exponent '-1' (0 to 16)"
 usage chmu-workload "zipf --anon --accesses 0" "chmu-workload: invalid access count '0'"
 usage chmu-workload "stream --anon --truth x" "chmu-workload: --truth is for zipf"
 usage chmu-workload "stream --anon --shift" "chmu-workload: --shift is for zipf"
 usage chmu-workload "zipf --anon --unit-size 8K --truth x" "chmu-workload: --truth on anonymous memory needs --unit-size of one page"
+usage chmu-workload "move --pid 1 --size 4K --node 0" "chmu-workload: move needs --pid, --addr, --size and --node only"
+usage chmu-workload "move --pid 1 --addr 1001 --size 4K --node 0" "chmu-workload: invalid address '1001' (hex, a page boundary)"
+usage chmu-workload "move --pid 0 --addr 1000 --size 4K --node 0" "chmu-workload: invalid PID '0'"
+usage chmu-workload "move --pid 1 --addr 1000 --size 5000 --node 0" "chmu-workload: move: --size is not a whole number of pages"
+usage chmu-workload "touch --node 0 --units 1 --pid 3" "chmu-workload: --pid and --addr are for move"
 usage chmu-score "-k 0 a b" "chmu-score: invalid K '0'"
 usage chmu-score "a" "chmu-score: give TRUTH and REPORT files"
 tmp=$(mktemp -d)

@@ -1,0 +1,103 @@
+# chmu-workload move, as make bench's tiering section places a server's
+# shared memory: another process's pages in a range go to the node asked,
+# shared ones too, without a memory policy, and it says where they are.
+# A process holds 259 private pages on node 0 (touch --hold): move takes
+# all 259 to the CXL node, then the first 16 back (the holder's own
+# move_pages agrees). A shared anonymous mapping of 32 pages, the first 16
+# written by its parent, 8 more by a child only: through the parent's
+# page tables move finds 16 pages and 16 absent, through the child's the
+# 8 it touched (how the bench needs the server's backend beside its
+# postmaster). A process that is gone: one line of error, non-zero exit.
+# chmu-workload pin: a file of 10 pages and a byte, and an empty one, are
+# locked (VmLck 44 kB, the file's pages unevictable) until SIGUSR1.
+. tests/lib.sh
+wl=
+trap '[ -z "$wl" ] || kill $wl 2>/dev/null; wait; chmu-region destroy all' EXIT
+eval "$(chmu-region create -m mem0 --ram)"
+# addr_of PID BYTES: the start of PID's mapping of exactly BYTES bytes
+addr_of() {
+	python3 -c "
+for l in open('/proc/$1/maps'):
+    a, e = (int(x, 16) for x in l.split()[0].split('-'))
+    if e - a == $2:
+        print('%x' % a)
+        break"
+}
+
+pages=259
+chmu-workload touch --node 0 --movable --no-thp --size $((pages * 4))K --units 0,16,258 \
+	--count 1 --hold >/tmp/move.out &
+wl=$!
+wait_for "the holder did not start" grep -q '^held=' /tmp/move.out
+expect_eq "$(kv node0 "$(cat /tmp/move.out)") $(kv node2 "$(cat /tmp/move.out)")" "0 0" \
+	"the holder's pages on node 0 first"
+addr=$(addr_of $wl $((pages * 4096)))
+[ -n "$addr" ] || fail "no mapping of $pages pages in the holder"
+out=$(chmu-workload move --pid $wl --addr "$addr" --size $((pages * 4))K --node "$NODE") ||
+	fail "move to node $NODE failed: $out"
+echo "$out"
+expect_eq "$(kv pages_node$NODE "$out") $(kv absent "$out") $(kv failed "$out")" "$pages 0 0" \
+	"pages on node $NODE, absent, failed"
+expect_eq "$(grep -c '^pages_node' <<<"$out")" 1 "nodes holding the range"
+out=$(chmu-workload move --pid $wl --addr "$addr" --size 64K --node 0) || fail "move back failed: $out"
+expect_eq "$(kv pages_node0 "$out") $(kv failed "$out")" "16 0" "the first 16 pages back on node 0"
+kill -USR1 $wl
+wait $wl || fail "the holder failed"
+wl=
+out=$(cat /tmp/move.out)
+expect_eq "$(kv after0 "$out") $(kv after1 "$out") $(kv after2 "$out")" "0 $NODE $NODE" \
+	"where the holder finds units 0, 16 and 258"
+
+# shared anonymous memory, pages in different processes' page tables
+python3 -c "
+import mmap, os, signal, sys
+m = mmap.mmap(-1, 32 * 4096, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
+for i in range(16):
+    m[i * 4096] = 1
+pid = os.fork()
+if pid == 0:
+    for i in range(16, 24):
+        m[i * 4096] = 2
+    signal.pause()
+print('child=%d' % pid, flush=True)
+signal.signal(signal.SIGTERM, lambda *a: (os.kill(pid, signal.SIGKILL), sys.exit(0)))
+signal.pause()
+" >/tmp/move3.out &
+wl=$!
+wait_for "the shared holder did not start" grep -q '^child=' /tmp/move3.out
+child=$(kv child "$(cat /tmp/move3.out)")
+addr=$(addr_of $wl $((32 * 4096)))
+[ -n "$addr" ] || fail "no shared mapping of 32 pages"
+wait_for "the child did not write its pages" \
+	sh -c "grep -A4 '^$(addr_of $child $((32 * 4096)))-' /proc/$child/smaps | grep -q '^Rss: *32 kB'"
+out=$(chmu-workload move --pid $wl --addr "$addr" --size 128K --node "$NODE") || fail "parent's view: $out"
+expect_eq "$(kv pages_node$NODE "$out") $(kv absent "$out") $(kv failed "$out")" "16 16 0" \
+	"the parent's view: its 16 pages moved, 16 absent"
+out=$(chmu-workload move --pid $child --addr "$addr" --size 128K --node "$NODE") || fail "child's view: $out"
+expect_eq "$(kv pages_node$NODE "$out") $(kv absent "$out") $(kv failed "$out")" "8 24 0" \
+	"the child's view: its 8 pages moved"
+kill $wl
+wait $wl || true
+wl=
+
+# pin
+head -c $((10 * 4096 + 1)) /dev/urandom >/tmp/pin.a
+: >/tmp/pin.b
+unev0=$(awk '/^Unevictable:/ { print $2 }' /proc/meminfo)
+chmu-workload pin /tmp/pin.a /tmp/pin.b >/tmp/pin.out &
+wl=$!
+wait_for "pin did not hold" grep -q '^held=' /tmp/pin.out
+expect_eq "$(kv pinned_kb "$(cat /tmp/pin.out)") $(awk '/^VmLck:/ { print $2 }' /proc/$wl/status)" "41 44" \
+	"pinned_kb and the pages locked"
+unev=$(awk '/^Unevictable:/ { print $2 }' /proc/meminfo)
+[ $((unev - unev0)) -ge 44 ] || fail "the pinned pages are not unevictable ($unev0 -> $unev kB)"
+kill -USR1 $wl
+wait $wl || fail "pin did not exit cleanly"
+wl=
+out=$(chmu-workload pin /tmp/pin.missing 2>&1) && fail "a missing file pinned"
+expect_eq "$out" "chmu-workload: /tmp/pin.missing: No such file or directory" "pin: a missing file"
+
+out=$(chmu-workload move --pid 999999 --addr 1000 --size 4K --node 0 2>&1) && fail "a missing PID accepted"
+expect_eq "$(wc -l <<<"$out")" 1 "one line of error"
+grep -q 'move_pages of PID 999999' <<<"$out" || fail "error names the PID: $out"
+echo ok
