@@ -32,7 +32,7 @@
 #   guest-bench.sh tier LABEL RATIO POLICY...
 #                                tiering under pressure: node 0 holds a
 #                                1/(1 + RATIO) share of a Zipf working set
-#                                (a locked balloon), demotion on; policies
+#                                (a balloon of pipe buffers), demotion on; policies
 #                                as in promote plus damon-tier (migrate_hot
 #                                and migrate_cold with quotas); dram runs
 #                                first without the balloon; bench/tier-rows.sh
@@ -51,7 +51,7 @@
 #   BENCH_PROMOTE_SECS=40, BENCH_PROMOTE_SIZE=64M, BENCH_PROMOTE_HOT=1024
 #                         the promotion runs' length, working set, hot units
 #   BENCH_TIER_SECS=40, BENCH_TIER_SIZE=48M, BENCH_TIER_ZIPF=0.99,
-#   BENCH_TIER_DAMON_MBPS=200
+#   BENCH_TIER_DAMON_MBPS=4
 #                         the tiering runs' length, working set, Zipf
 #                         exponent, DAMON tiering's quota each way
 set -euo pipefail
@@ -322,7 +322,7 @@ policy_on() {
 			# DAMON's own tiering recipe (its author's damo command
 			# for v6.16, the basis of samples/damon/mtier.c) with what
 			# 6.12 has: per direction a scheme applied every second
-			# with a quota of BENCH_TIER_DAMON_MBPS (200) MiB/s and a
+			# with a quota of BENCH_TIER_DAMON_MBPS (4) MiB/s and a
 			# young-page filter (promote only pages found accessed,
 			# demote none); hot is an access rate of 5% or more (1 of
 			# an aggregation's 20 samples), cold 0%. Not in 6.12: the
@@ -350,13 +350,32 @@ policy_on() {
 		;;
 	esac
 }
+# damon_cmd KDAMOND CMD: a command to a running kdamond, waited for at
+# most 60 s (the write returns once the kdamond has run it, at the end of
+# an aggregation: a kdamond busy migrating under TCG took minutes); 1 and
+# damon_timeout=CMD if it did not return (stats then not reported)
+damon_cmd() {
+	local w
+	echo "$2" >"$1/state" &
+	w=$!
+	for _ in $(seq 600); do kill -0 $w 2>/dev/null || break; sleep 0.1; done
+	if kill -0 $w 2>/dev/null; then
+		echo "damon_timeout=$2"
+		return 1
+	fi
+	wait $w
+}
 # damon_tier_scheme SCHEME MATCHING: applied every second, at most
-# BENCH_TIER_DAMON_MBPS (200) MiB a second, hottest (or coldest) first,
+# BENCH_TIER_DAMON_MBPS (4) MiB a second, hottest (or coldest) first,
 # and a filter on young pages that drops the pages that are (Y) or are
-# not (N) young
+# not (N) young. The recipe's 200 MiB/s is some 4% of what hardware
+# migrates in a second; this guest migrates about 2.4 MiB/s under TCG
+# (the promoter's batches), and with 200 one application of the demotion
+# scheme took all of node 0's cold memory at once and held its kdamond,
+# and the stats command waiting for it, for minutes.
 damon_tier_scheme() {
 	echo 1000000 >$1/apply_interval_us
-	echo $((${BENCH_TIER_DAMON_MBPS:-200} * 1048576)) >$1/quotas/bytes
+	echo $((${BENCH_TIER_DAMON_MBPS:-4} * 1048576)) >$1/quotas/bytes
 	echo 1000 >$1/quotas/reset_interval_ms
 	echo 1 >$1/quotas/weights/nr_accesses_permil
 	echo 1 >$1/filters/nr_filters
@@ -387,15 +406,15 @@ policy_off() { # policy_off POLICY: its counters, key=value, then off
 			t=$((t + $(awk '{ print $14 + $15 }' /proc/$(cat $k/pid)/stat)))
 		done
 		echo "kdamond_ticks=$t"
-		echo update_schemes_stats >$D/0/state
-		for f in nr_tried sz_tried nr_applied sz_applied; do
-			echo "damon_$f=$(cat $D/0/contexts/0/schemes/0/stats/$f)"
-		done
-		if [ "$1" = damon-tier ]; then
-			echo update_schemes_stats >$D/1/state
-			for f in nr_applied sz_applied; do
-				echo "damon_cold_$f=$(cat $D/1/contexts/0/schemes/0/stats/$f)"
+		damon_cmd $D/0 update_schemes_stats &&
+			for f in nr_tried sz_tried nr_applied sz_applied; do
+				echo "damon_$f=$(cat $D/0/contexts/0/schemes/0/stats/$f)"
 			done
+		if [ "$1" = damon-tier ]; then
+			damon_cmd $D/1 update_schemes_stats &&
+				for f in nr_applied sz_applied; do
+					echo "damon_cold_$f=$(cat $D/1/contexts/0/schemes/0/stats/$f)"
+				done
 			echo off >$D/1/state
 		fi
 		echo off >$D/0/state
@@ -509,36 +528,62 @@ tier_pg_placement() {
 		split(substr($i, 2), kv, "="); printf "pg_shm_after_node%s=%s\n", kv[1], kv[2] } }' \
 		/proc/$PG_HOLD/numa_maps
 }
-# tier_pg_run POLICY: pgbench for SECS seconds; its per-transaction log
-# becomes $R/POLICY.txt in chmu-workload's form (a progress line every
-# 500 ms with the transactions so far, their node unknown: on_node=-1;
-# rate= transactions/s) with the clients' p50 and p99 latency
-tier_pg_run() {
-	local t0 log
+# tier_pg_start POLICY: pgbench in the background (until tier_pg_wait
+# stops it, SECS seconds after the policy's start); returns once
+# its clients' backends are connected and have run transactions (their
+# memory placed); PG_BACKENDS: their PIDs
+tier_pg_start() {
 	rm -f $PGH/tx.*
+	(cd $PGH && exec "$PGB/pgbench" -n -h $PGH -U postgres -c "$PG_CLIENTS" -j 1 \
+		-T $((SECS + 3600)) -f $PGH/zipf.sql -l --log-prefix=tx postgres) >"$R/$1.pgbench" 2>&1 &
+	PGBENCH=$!
+	PG_BACKENDS=
+	for _ in $(seq 600); do
+		PG_BACKENDS=$("$PGB/psql" -X -A -t -h $PGH -U postgres -d postgres -c \
+			"SELECT string_agg(pid::text, ' ') FROM pg_stat_activity WHERE application_name = 'pgbench'")
+		[ "$(wc -w <<<"$PG_BACKENDS")" -lt "$PG_CLIENTS" ] || break
+		sleep 0.2
+	done
+	[ "$(wc -w <<<"$PG_BACKENDS")" -ge "$PG_CLIENTS" ] ||
+		{ echo "bench: $1: pgbench did not connect: $(tail -n 2 "$R/$1.pgbench")" >&2; exit 1; }
+	sleep 2
+}
+# tier_pg_wait POLICY: from now (the policy on), SECS seconds of pgbench's
+# per-transaction log become $R/POLICY.txt in chmu-workload's form (a
+# progress line every 500 ms with the transactions so far, their node
+# unknown: on_node=-1; rate= transactions/s), with the clients' p50 and
+# p99 latency over those seconds
+tier_pg_wait() {
+	local t0 log
 	t0=$(date +%s%N)
-	(cd $PGH && "$PGB/pgbench" -n -h $PGH -U postgres -c "$PG_CLIENTS" -j 1 -T "$SECS" \
-		-f $PGH/zipf.sql -l --log-prefix=tx postgres) >"$R/$1.pgbench" 2>&1 ||
-		{ echo "bench: $1: pgbench: $(tail -n 2 "$R/$1.pgbench")" >&2; exit 1; }
+	# stopped 5 s past the window: what its log buffer loses on the way
+	# out (a few KiB of lines) is past the window too
+	sleep $((SECS + 5))
+	kill -0 $PGBENCH 2>/dev/null || { echo "bench: $1: pgbench: $(tail -n 2 "$R/$1.pgbench")" >&2; exit 1; }
+	kill -INT $PGBENCH
+	wait $PGBENCH 2>/dev/null || true
 	log=$(ls $PGH/tx.* 2>/dev/null | head -n 1)
 	[ -n "$log" ] || { echo "bench: $1: no pgbench log" >&2; exit 1; }
-	# a log line: client, transaction, latency us, script, end s, end us
-	cat $PGH/tx.* | awk -v t0="$t0" -v secs="$SECS" '
+	# a log line: client, transaction, latency us, script, end s, end us;
+	# the transactions that ended in [t0, t0 + SECS)
+	cat $PGH/tx.* | awk -v t0="$t0" -v secs="$SECS" -v lat=$PGH/lat '
 		{ ms = ($5 - int(t0 / 1e9)) * 1000 + ($6 - (t0 % 1e9) / 1e3) / 1000
-		  b = int(ms / 500); if (b < 0) b = 0; n[b]++; if (b > last) last = b
+		  if (ms < 0 || ms >= secs * 1000) next
+		  b = int(ms / 500); n[b]++; if (b > last) last = b; l[++k] = $3
 		  if (ms > end) end = ms }
-		END {	# the last interval ends with the last transaction
+		END {
+			if (end < secs * 1000 - 1000) exit 1
 			for (i = 0; i <= last; i++) {
-				c += n[i]; e = (i + 1) * 500; if (i == last && end < e) e = end
-				printf "progress ms=%d accesses=%d on_node=-1\n", e, c
+				c += n[i]; printf "progress ms=%d accesses=%d on_node=-1\n", (i + 1) * 500, c
 			}
-			printf "accesses=%d\nrate=%.0f\n", NR, NR / secs
-		}' >"$R/$1.txt"
-	cut -d" " -f3 $PGH/tx.* | sort -n | awk '{ v[NR] = $1 } END {
+			printf "accesses=%d\nrate=%.0f\n", k, k / secs
+			for (i = 1; i <= k; i++) print l[i] > lat
+		}' >"$R/$1.txt" || { echo "bench: $1: pgbench's log ends before the run's $SECS s" >&2; exit 1; }
+	sort -n $PGH/lat | awk '{ v[NR] = $1 } END {
 		i = int(NR * 0.99 + 0.999); if (i < 1) i = 1
 		printf "client_latency_p50_us=%d\nclient_latency_p99_us=%d\ntransactions=%d\n", v[int((NR + 1) / 2)], v[i], NR }' \
 		>>"$R/$1.cost"
-	rm -f $PGH/tx.*
+	rm -f $PGH/tx.* $PGH/lat
 }
 tier_pg_stop() {
 	[ -n "${PGB-}" ] && [ -d $PGH/data ] || return 0
@@ -913,7 +958,7 @@ promote)
 	;;
 tier | tier-pg)
 	# Tiering under pressure: node 0 holds only 1/(1 + RATIO) of the
-	# working set (a locked balloon takes the rest of its free memory),
+	# working set (a balloon of pipe buffers takes the rest of its free memory),
 	# demotion is on, and the working set starts on the CXL node. One run
 	# per policy, in order; dram first, without the balloon (the
 	# reference). Each run: the working set placed, node 0 filled with
@@ -932,6 +977,10 @@ tier | tier-pg)
 	echo "$label" >"$R/label"
 	echo 1 >/sys/kernel/mm/numa/demotion_enabled
 	echo 16384 >$T/buffer_size_kb	# the promoter's batches, before the balloon
+	# per-CPU free lists as short as they go: pages on them are free for
+	# the allocator but not in MemFree, by which node 0 is filled (up to
+	# 100 MiB sat there after a balloon's release)
+	sysctl -q vm.percpu_pagelist_high_fraction=1048576
 	if [ "$mode" = tier-pg ]; then
 		[ -x "$PGB_DIR/postgres" ] && [ -x "$PGB_DIR/pgbench" ] ||
 			{ echo "bench: no PostgreSQL server and pgbench (Debian's postgresql package)" >&2; exit 1; }
@@ -971,33 +1020,45 @@ tier | tier-pg)
 		if [ "$pol" = dram ]; then
 			node=0
 		elif [ -z "$balloon" ]; then
-			# leave fast_kb (and 4 MiB for the rest of the guest)
-			# above node 0's high watermark: each run fills it with
-			# cold memory first
+			# leave fast_kb, 16 MiB for the processes each run
+			# starts and 4 MiB of slack above node 0's high
+			# watermark: each run then fills all but the slack with
+			# cold memory
 			[ "$mode" = tier ] || tier_pg_place "$NODE" >/dev/null
 			sync
 			echo 3 >/proc/sys/vm/drop_caches
-			b=$(( $(node0 MemFree) - $(high_kb) - fast_kb - 4096 ))
+			# pipe buffers: on no LRU list, so that no mechanism
+			# can reclaim, demote or migrate them (an mlocked
+			# balloon was migrated to the CXL node by DAMON). In
+			# steps of 90% of what is left above the target, as a
+			# balloon takes more than its pages (the pipes' arrays,
+			# per-CPU lists): within 2 MiB of it after four
+			echo $((64 << 20)) >/proc/sys/fs/pipe-max-size
+			b=0
+			for step in 1 2 3 4; do
+				avail=$(( $(node0 MemFree) - $(high_kb) - fast_kb - 16384 - 4096 ))
+				[ "$avail" -gt 2048 ] || break
+				chmu-workload balloon --node 0 --size "$((avail * 9 / 10))K" \
+					>"$R/balloon.$step.txt" &
+				balloon="$balloon $!"
+				for _ in $(seq 600); do grep -q '^held=' "$R/balloon.$step.txt" && break; sleep 0.1; done
+				grep -q '^held=' "$R/balloon.$step.txt" ||
+					{ echo "bench: balloon not in place" >&2; exit 1; }
+				b=$((b + avail * 9 / 10))
+			done
 			[ "$b" -gt 0 ] || { echo "bench: node 0 has no room for a balloon" >&2; exit 1; }
-			chmu-workload touch --node 0 --lock --size "${b}K" --units 0 --count 1 --hold \
-				>"$R/balloon.txt" &
-			balloon=$!
-			for _ in $(seq 600); do grep -q '^held=' "$R/balloon.txt" && break; sleep 0.1; done
-			grep -q '^held=' "$R/balloon.txt" || { echo "bench: balloon not in place" >&2; exit 1; }
+			[ "$(node0 MemFree)" -ge $(( $(high_kb) + fast_kb )) ] || {
+				echo "bench: the balloon left node 0 $(node0 MemFree) kB free, under its high watermark and the fast share" >&2
+				exit 1
+			}
 			printf '%s\n' "balloon_kb=$b" "free_kb=$(node0 MemFree)" "high_kb=$(high_kb)" >>"$R/setup.txt"
 		fi
 		[ "$mode" = tier ] || tier_pg_place "$node" >"$R/$pol.placed"
-		filler=
-		if [ -n "$balloon" ]; then
-			NO_PROBES=1
-			# node 0 full of cold, demotable memory: what a promotion
-			# must push out (fast_kb, never read again)
-			chmu-workload touch --node 0 --movable --no-thp --size "${fast_kb}K" --units 0 \
-				--count 1 --hold >"$R/$pol.filler" &
-			filler=$!
-			for _ in $(seq 600); do grep -q '^held=' "$R/$pol.filler" && break; sleep 0.1; done
-			grep -q '^held=' "$R/$pol.filler" || { echo "bench: $pol: filler not in place" >&2; exit 1; }
-		fi
+		# The workload starts before the filler: its own memory (stack,
+		# heap, libraries' data; a server's backends') goes where a
+		# process started before node 0 filled up would have it, on
+		# node 0, and not wherever room was left (under TCG a hot stack
+		# page on the CXL node slowed a whole run down 50-fold)
 		if [ "$mode" = tier ]; then
 			chmu-workload zipf --node "$node" --movable --no-thp --size "$TSIZE" \
 				--hot-units "$units" --hot-share 100 --zipf "$ZIPF" --duration "$SECS" \
@@ -1006,23 +1067,43 @@ tier | tier-pg)
 			for _ in $(seq 600); do grep -q '^ready=' "$R/$pol.txt" && break; sleep 0.1; done
 			grep -q '^ready=' "$R/$pol.txt" || { echo "bench: $pol: workload not ready" >&2; exit 1; }
 		else
+			tier_pg_start "$pol"
 			wl=$PG_PID
 		fi
+		filler=
+		if [ -n "$balloon" ]; then
+			NO_PROBES=1
+			# node 0 full of cold, demotable memory but for 4 MiB:
+			# what a promotion must push out (never read again);
+			# about fast_kb, less what the run's processes took of
+			# their 16 MiB
+			sync
+			echo 3 >/proc/sys/vm/drop_caches
+			fill=$(( $(node0 MemFree) - $(high_kb) - 4096 ))
+			[ "$fill" -gt 0 ] || fill=4
+			echo "filler_kb=$fill" >"$R/$pol.fill"
+			chmu-workload touch --node 0 --movable --no-thp --size "${fill}K" --units 0 \
+				--count 1 --hold >"$R/$pol.filler" &
+			filler=$!
+			for _ in $(seq 600); do grep -q '^held=' "$R/$pol.filler" && break; sleep 0.1; done
+			grep -q '^held=' "$R/$pol.filler" || { echo "bench: $pol: filler not in place" >&2; exit 1; }
+		fi
 		echo "free_kb_before=$(node0 MemFree)" >"$R/$pol.cost"
+		[ ! -e "$R/$pol.fill" ] || cat "$R/$pol.fill" >>"$R/$pol.cost"
 		policy_on "$pol"
 		kpid=-1
 		case "$pol" in damon*) kpid=$(cat $D/0/pid) ;; esac
 		probes_start "$wl" "$kpid"
 		vm >"$R/$pol.vm0"
 		# halfway: where the workload's own memory is (its code, stack
-		# and heap beside the working set)
-		{ sleep $((SECS / 2)); cat /proc/$([ "$mode" = tier ] && echo $wl || echo "$PG_HOLD")/numa_maps; } \
+		# and heap beside the working set; a pgbench backend's)
+		{ sleep $((SECS / 2)); cat /proc/$([ "$mode" = tier ] && echo $wl || echo "${PG_BACKENDS%% *}")/numa_maps; } \
 			>"$R/$pol.numa_maps" 2>/dev/null &
 		if [ "$mode" = tier ]; then
 			kill -USR1 $wl
 			wait $wl
 		else
-			tier_pg_run "$pol"
+			tier_pg_wait "$pol"
 		fi
 		vm >"$R/$pol.vm1"
 		probes_stop "$pol" >>"$R/$pol.cost"

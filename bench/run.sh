@@ -563,12 +563,18 @@ sec_tiering() {
 
 ## Tiering under pressure: which pages deserve DRAM when DRAM is full
 
-Node 0 keeps only a share of the working set free: a locked balloon
-(\`chmu-workload touch --node 0 --lock\`: never reclaimed, demoted or
-migrated) takes node 0's free memory but for its high watermark, 4 MiB for
-the rest of the guest, and 1/(1 + R) of the working set, with fast:slow
-ratios 1:2 and 1:4 (R = 2, 4). Each run first fills that share with cold
-memory (\`chmu-workload touch --node 0 --movable\`, never read again);
+Node 0 keeps only a share of the working set free: a balloon
+(\`chmu-workload balloon --node 0\`: pipe buffers, kernel pages on no LRU
+list, which nothing reclaims, demotes or migrates; an mlocked balloon was
+migrated to the CXL node by DAMON's \`migrate_cold\`) takes node 0's free memory but for its high watermark,
+1/(1 + R) of the working set (fast:slow ratios 1:2 and 1:4, R = 2, 4),
+16 MiB for the processes a run starts and 4 MiB of slack. Each run starts
+its workload (whose own stack, heap and libraries' data land on node 0,
+as for a process started before the node filled up: under TCG a hot
+stack page on the CXL node slowed a run 50-fold), then fills all but the
+slack with cold memory (\`chmu-workload touch --node 0 --movable\`, never
+read again; about 1/(1 + R) of the working set, \`filler_kb\` in each
+run's cost file);
 demotion is on (\`/sys/kernel/mm/numa/demotion_enabled\`), so every
 promotion needs a demotion. The workload: \`chmu-workload
 zipf\` over ${BENCH_TIER_SIZE:-48M} of 4 KiB base pages allocated on the CXL node, every load
@@ -582,10 +588,14 @@ tiering as its author's recipe for Linux 6.16 (the damo command behind
 samples/damon/mtier.c) with what 6.12 offers: a kdamond over the CXL
 region with \`migrate_hot\` to node 0 for an access rate of 5% or more,
 and one over node 0 with \`migrate_cold\` to the CXL node for 0%, each
-applied every second, at most ${BENCH_TIER_DAMON_MBPS:-200} MiB/s, with young-page filters
+applied every second, at most ${BENCH_TIER_DAMON_MBPS:-4} MiB/s, with young-page filters
 (promote only pages found accessed, demote none); 6.12 has neither the
 recipe's quota goals on node 0's use (6.16) nor its auto-tuned intervals
-(6.15: default 5 ms / 100 ms instead); and all DRAM (no balloon, the
+(6.15: default 5 ms / 100 ms instead). The recipe's quota is 200 MiB/s,
+a few percent of what hardware migrates in a second; under TCG this
+guest migrates about 2.4 MiB/s, and at 200 one application of the
+demotion scheme took all of node 0's cold memory at once and held its
+kdamond for minutes: the quota here is scaled to the guest. And all DRAM (no balloon, the
 memory on node 0: the reference of its boot).
 
 The real application: PostgreSQL ($(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 | cut -d/ -f4), Debian's server) in the guest,
@@ -595,7 +605,9 @@ the server's shared memory (the buffers, their descriptors, the lock
 tables: its resident pages), moved to the CXL node before each run by
 \`chmu-workload move\` (move_pages(2) on the server's processes, no memory
 policy: every mechanism may move it back), back from wherever the last
-run's policy left it. The client: pgbench, ${BENCH_TIER_PG_CLIENTS:-2} clients for ${BENCH_TIER_SECS:-40} s, each transaction one
+run's policy left it. The client: pgbench, ${BENCH_TIER_PG_CLIENTS:-2} clients, connected (their
+backends' memory placed) before the filler, measured over the ${BENCH_TIER_SECS:-40} s from
+the policy's start; each transaction one
 \`SELECT\` of an account drawn by \`permute(random_zipfian(1, N,
 ${BENCH_TIER_PG_ZIPF:-1.01}), N)\` (Zipf keys scattered over the table); throughput is its
 transactions per second, and its per-transaction log gives the clients'

@@ -101,8 +101,10 @@ for b in "$@"; do
 			lat=$(kv promote_latency_p99_ns "$cost")
 			throttles=$(kv promote_throttles "$cost") ;;
 		damon-tier)
-			promoted=$(( $(kv damon_sz_applied "$cost") / 4096 ))
-			demoted=$((demoted + $(kv damon_cold_sz_applied "$cost") / 4096)) ;;
+			# 0 where the stats command timed out (damon_timeout=)
+			a=$(kv damon_sz_applied "$cost") c=$(kv damon_cold_sz_applied "$cost")
+			promoted=$(( ${a:-0} / 4096 ))
+			demoted=$((demoted + ${c:-0} / 4096)) ;;
 		esac
 		pp_share=-1
 		if [ "$promoted" -gt 0 ]; then

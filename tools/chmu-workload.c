@@ -39,6 +39,11 @@
  *           (move_pages(2) with MPOL_MF_MOVE_ALL: root), without
  *           giving them any memory policy; prints where they are then.
  *           make bench places a server's shared memory with it.
+ *   balloon take --size bytes of --node's memory as pipe buffers, kernel
+ *           pages on no LRU list: nothing reclaims, demotes or migrates
+ *           them (DAMON included, which migrates even mlocked pages);
+ *           held=PID until SIGUSR1. make bench's tiering runs fill the
+ *           fast tier with it.
  *   pin     lock the pages of each FILE given in memory (mlock of a
  *           read-only shared mapping: the page cache pages every process
  *           runs from), then held=PID until SIGUSR1: make bench keeps
@@ -80,6 +85,9 @@
 #define MPOL_MF_MOVE_ALL (1 << 2)
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
+#endif
+#ifndef F_SETPIPE_SZ
+#define F_SETPIPE_SZ 1031	/* F_LINUX_SPECIFIC_BASE + 7 */
 #endif
 
 const char *argp_program_version = "chmu-workload 0.1";
@@ -172,7 +180,7 @@ static const struct argp_option opts[] = {
 
 static const char doc[] =
 	"Generate known accesses to CXL memory.\v"
-	"MODE is verify, touch, stream, zipf, move, pin (then FILE...) or "
+	"MODE is verify, touch, stream, zipf, move, balloon, pin (then FILE...) or "
 	"sigframe (a signal frame "
 	"that starts in RAM and ends in the device's first page: XSAVE and "
 	"XRSTOR across the two; needs --dax). Examples:\n"
@@ -182,7 +190,8 @@ static const char doc[] =
 	"  chmu-workload stream --dax /dev/dax0.0 --size 2M --passes 4\n"
 	"  chmu-workload zipf --node 1 --size 16M --accesses 2M --truth /tmp/t\n"
 	"  chmu-workload move --pid 4242 --addr 7f12a0000000 --size 64M --node 1\n"
-	"  chmu-workload pin /usr/lib/x86_64-linux-gnu/libc.so.6";
+	"  chmu-workload pin /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+	"  chmu-workload balloon --node 0 --size 1G";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -326,7 +335,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (strcmp(arg, "verify") && strcmp(arg, "touch") &&
 		    strcmp(arg, "stream") && strcmp(arg, "zipf") &&
 		    strcmp(arg, "sigframe") && strcmp(arg, "move") &&
-		    strcmp(arg, "pin"))
+		    strcmp(arg, "pin") && strcmp(arg, "balloon"))
 			argp_error(state, "unknown mode '%s'", arg);
 		env.mode = arg;
 		break;
@@ -338,6 +347,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				argp_error(state, "pin needs a FILE");
 			if (env.dax || env.anon || env.node >= 0 || env.pid || env.addr)
 				argp_error(state, "pin takes FILE... only");
+			break;
+		}
+		if (!strcmp(env.mode, "balloon")) {
+			if (env.node < 0 || env.dax || env.anon || env.pid || env.addr)
+				argp_error(state, "balloon needs --node and --size only");
 			break;
 		}
 		if (!strcmp(env.mode, "move")) {
@@ -557,6 +571,62 @@ static int do_move(void)
 }
 
 static int wait_usr1(void);
+
+/*
+ * balloon: --size bytes of --node's memory in pipe buffers (the pipes'
+ * pages are allocated under this process's policy, bound to the node),
+ * in pipes of at most 64 MiB (F_SETPIPE_SZ past pipe-max-size needs
+ * CAP_SYS_RESOURCE: root), never read. Prints balloon_kb= and held=PID,
+ * and gives it all back on SIGUSR1.
+ */
+static int do_balloon(void)
+{
+	enum { PIPE_BYTES = 64 << 20 };
+	unsigned long mask = 1UL << env.node;
+	uint64_t left = env.size, held = 0;
+	static char buf[1 << 16];
+	int fd[2], n = 0;
+
+	if (syscall(SYS_set_mempolicy, MPOL_BIND, &mask, sizeof(mask) * 8)) {
+		fprintf(stderr, "chmu-workload: bind to node %d: %s\n", env.node, strerror(errno));
+		return 1;
+	}
+	memset(buf, 0x5a, sizeof(buf));
+	while (left) {
+		uint64_t want = left < PIPE_BYTES ? left : PIPE_BYTES, put = 0;
+
+		if (pipe(fd)) {
+			fprintf(stderr, "chmu-workload: pipe %d: %s\n", n, strerror(errno));
+			return 1;
+		}
+		n++;
+		/* rounded up to a power of two pages by the kernel */
+		if (fcntl(fd[1], F_SETPIPE_SZ, (int)want) < 0) {
+			fprintf(stderr, "chmu-workload: pipe of %llu bytes: %s%s\n",
+				(unsigned long long)want, strerror(errno),
+				errno == EPERM ? " (past /proc/sys/fs/pipe-max-size: CAP_SYS_RESOURCE)" : "");
+			return 1;
+		}
+		fcntl(fd[1], F_SETFL, O_NONBLOCK);
+		while (put < want) {
+			size_t c = want - put < sizeof(buf) ? want - put : sizeof(buf);
+			ssize_t w = write(fd[1], buf, c);
+
+			if (w <= 0) {
+				fprintf(stderr, "chmu-workload: filling pipe %d: %s\n", n,
+					w < 0 ? strerror(errno) : "full");
+				return 1;
+			}
+			put += w;
+		}
+		held += put;
+		left -= want;
+	}
+	printf("balloon_kb=%llu\npipes=%d\nheld=%d\n", (unsigned long long)(held >> 10), n,
+	       (int)getpid());
+	fflush(stdout);
+	return wait_usr1();
+}
 
 /*
  * pin: each file mapped read-only and shared, and locked: mlock() reads in
@@ -1191,7 +1261,8 @@ int main(int argc, char **argv)
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
 		return 1;
-	if (env.wait_signal || env.hold || !strcmp(env.mode, "pin")) {
+	if (env.wait_signal || env.hold || !strcmp(env.mode, "pin") ||
+	    !strcmp(env.mode, "balloon")) {
 		sigset_t set;
 
 		sigemptyset(&set);
@@ -1208,6 +1279,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(env.mode, "pin")) {
 		err = do_pin();
+		goto cleanup;
+	}
+	if (!strcmp(env.mode, "balloon")) {
+		err = do_balloon();
 		goto cleanup;
 	}
 	area = map_area();

@@ -10,6 +10,10 @@
 # postmaster). A process that is gone: one line of error, non-zero exit.
 # chmu-workload pin: a file of 10 pages and a byte, and an empty one, are
 # locked (VmLck 44 kB, the file's pages unevictable) until SIGUSR1.
+# chmu-workload balloon: 96 MiB of node 0 in pipe buffers (two pipes):
+# node 0's free memory drops by that much, its LRU lists do not grow by
+# it (nothing can reclaim, demote or migrate those pages), and SIGUSR1
+# gives it back.
 . tests/lib.sh
 wl=
 trap '[ -z "$wl" ] || kill $wl 2>/dev/null; wait; chmu-region destroy all' EXIT
@@ -96,6 +100,31 @@ wait $wl || fail "pin did not exit cleanly"
 wl=
 out=$(chmu-workload pin /tmp/pin.missing 2>&1) && fail "a missing file pinned"
 expect_eq "$out" "chmu-workload: /tmp/pin.missing: No such file or directory" "pin: a missing file"
+
+# balloon
+n0() { awk -v k="$1:" '$3 == k { print $4 }' /sys/devices/system/node/node0/meminfo; }
+lru0() { echo $(( $(n0 'Active') + $(n0 'Inactive') + $(n0 'Unevictable') )); }
+sync
+echo 3 >/proc/sys/vm/drop_caches
+free0=$(n0 MemFree) lru_0=$(lru0)
+chmu-workload balloon --node 0 --size 96M >/tmp/balloon.out &
+wl=$!
+wait_for "the balloon did not fill" grep -q '^held=' /tmp/balloon.out
+expect_eq "$(kv balloon_kb "$(cat /tmp/balloon.out)") $(kv pipes "$(cat /tmp/balloon.out)")" "98304 2" \
+	"balloon_kb and pipes"
+free1=$(n0 MemFree) lru_1=$(lru0)
+echo "node 0: free $free0 -> $free1 kB, LRU $lru_0 -> $lru_1 kB"
+[ $((free0 - free1)) -ge 98304 ] || fail "node 0's free memory fell by $((free0 - free1)) kB, not 96 MiB"
+[ $((lru_1 - lru_0)) -lt 16384 ] || fail "the balloon's pages are on the LRU lists (+$((lru_1 - lru_0)) kB)"
+kill -USR1 $wl
+wait $wl || fail "the balloon did not exit cleanly"
+wl=
+# freed pages can wait on the per-CPU lists, which MemFree leaves out
+pcp0() { awk '/^Node/ { on = ($2 == "0,") } on && /^ +count:/ { c += $2 } END { print c * 4 }' /proc/zoneinfo; }
+free2=$(( $(n0 MemFree) + $(pcp0) ))
+echo "node 0: free and on per-CPU lists $free2 kB after the balloon went"
+[ $((free2 - free1)) -ge 90000 ] || fail "the balloon's memory did not come back ($free1 -> $free2 kB)"
+out=$(chmu-workload balloon --size 4K 2>&1) && fail "balloon without --node accepted"
 
 out=$(chmu-workload move --pid 999999 --addr 1000 --size 4K --node 0 2>&1) && fail "a missing PID accepted"
 expect_eq "$(wc -l <<<"$out")" 1 "one line of error"

@@ -157,6 +157,8 @@ usage chmu-workload "move --pid 1 --addr 1001 --size 4K --node 0" "chmu-workload
 usage chmu-workload "move --pid 0 --addr 1000 --size 4K --node 0" "chmu-workload: invalid PID '0'"
 usage chmu-workload "move --pid 1 --addr 1000 --size 5000 --node 0" "chmu-workload: move: --size is not a whole number of pages"
 usage chmu-workload "touch --node 0 --units 1 --pid 3" "chmu-workload: --pid and --addr are for move"
+usage chmu-workload "balloon --size 4K" "chmu-workload: balloon needs --node and --size only"
+usage chmu-workload "balloon --node 0 --anon --size 4K" "chmu-workload: balloon needs --node and --size only"
 usage chmu-workload "pin" "chmu-workload: pin needs a FILE"
 usage chmu-workload "pin --node 0 /etc/hostname" "chmu-workload: pin takes FILE... only"
 usage chmu-workload "touch --anon --units 1 x" "Usage: chmu-workload [OPTION...] MODE"
