@@ -585,10 +585,13 @@ tier_pg_wait() {
 		>>"$R/$1.cost"
 	rm -f $PGH/tx.* $PGH/lat
 }
+# tier_pg_stop: the server stopped and its files gone (tmpfs pages that
+# kswapd or DAMON demoted would keep the CXL region from going offline)
 tier_pg_stop() {
 	[ -n "${PGB-}" ] && [ -d $PGH/data ] || return 0
 	exec 8>&- 2>/dev/null || true
-	pgu "$PGB/pg_ctl" -D $PGH/data -m immediate stop >/dev/null 2>&1 || true
+	pgu "$PGB/pg_ctl" -D $PGH/data -m immediate -w stop >/dev/null 2>&1 || true
+	rm -rf $PGH
 }
 
 case "$1" in
@@ -1119,6 +1122,10 @@ tier | tier-pg)
 	balloon=
 	[ "$mode" = tier ] || tier_pg_stop
 	unpin_code
+	# what was demoted to the CXL node and is only cache goes before
+	# the region does
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
 	;;
 esac
 chmu-region destroy "$REGION"
