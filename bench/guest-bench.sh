@@ -422,6 +422,28 @@ policy_off() { # policy_off POLICY: its counters, key=value, then off
 	esac
 }
 
+# balloon_to KB VAR: pipe-buffer balloons on node 0 (chmu-workload
+# balloon: pages on no LRU list, which nothing reclaims, demotes or
+# migrates; an mlocked balloon was migrated to the CXL node by DAMON)
+# until node 0 has KB free above its high watermark, within 2 MiB; their
+# PIDs appended to the variable VAR. A balloon takes more than its pages
+# (the pipes' arrays, per-CPU lists): steps of 90% of what is left, four
+# at most.
+balloon_to() {
+	local step avail pids=
+	echo $((64 << 20)) >/proc/sys/fs/pipe-max-size
+	for step in 1 2 3 4; do
+		avail=$(( $(node0 MemFree) - $(high_kb) - $1 ))
+		[ "$avail" -gt 2048 ] || break
+		chmu-workload balloon --node 0 --size "$((avail * 9 / 10))K" >"$R/balloon.txt" &
+		pids="$pids $!"
+		for _ in $(seq 600); do grep -q '^held=' "$R/balloon.txt" && break; sleep 0.1; done
+		grep -q '^held=' "$R/balloon.txt" || { echo "bench: balloon not in place" >&2; exit 1; }
+		BALLOON_KB=$((BALLOON_KB + avail * 9 / 10))
+	done
+	printf -v "$2" '%s' "${!2}$pids"
+}
+BALLOON_KB=0
 # pin_code FILE...: each program or library and the libraries it links
 # locked in memory while node 0 has room (chmu-workload pin; PIN: the
 # holder, SIGUSR1 lets go). Under TCG an instruction fetched from the CXL
@@ -1017,7 +1039,8 @@ tier | tier-pg)
 		awk '/^Node 0, zone/ { on = 1; next } /^Node/ { on = 0 } on && $1 == "high" { s += $2 } END { print s * 4 }' /proc/zoneinfo
 	}
 	balloon=
-	trap '[ -z "$balloon" ] || kill $balloon 2>/dev/null; [ "$mode" = tier ] || tier_pg_stop; unpin_code' EXIT
+	topup=
+	trap '[ -z "$balloon$topup" ] || kill $balloon $topup 2>/dev/null; [ "$mode" = tier ] || tier_pg_stop; unpin_code' EXIT
 	for pol in "$@"; do
 		node=$NODE
 		if [ "$pol" = dram ]; then
@@ -1025,35 +1048,15 @@ tier | tier-pg)
 		elif [ -z "$balloon" ]; then
 			# leave fast_kb, 16 MiB for the processes each run
 			# starts and 4 MiB of slack above node 0's high
-			# watermark: each run then fills all but the slack with
-			# cold memory
+			# watermark: each run takes back what its processes
+			# left of the 16 MiB, then fills fast_kb with cold
+			# memory
 			[ "$mode" = tier ] || tier_pg_place "$NODE" >/dev/null
 			sync
 			echo 3 >/proc/sys/vm/drop_caches
-			# pipe buffers: on no LRU list, so that no mechanism
-			# can reclaim, demote or migrate them (an mlocked
-			# balloon was migrated to the CXL node by DAMON). In
-			# steps of 90% of what is left above the target, as a
-			# balloon takes more than its pages (the pipes' arrays,
-			# per-CPU lists): within 2 MiB of it after four
-			echo $((64 << 20)) >/proc/sys/fs/pipe-max-size
-			b=0
-			for step in 1 2 3 4; do
-				avail=$(( $(node0 MemFree) - $(high_kb) - fast_kb - 16384 - 4096 ))
-				[ "$avail" -gt 2048 ] || break
-				chmu-workload balloon --node 0 --size "$((avail * 9 / 10))K" \
-					>"$R/balloon.$step.txt" &
-				balloon="$balloon $!"
-				for _ in $(seq 600); do grep -q '^held=' "$R/balloon.$step.txt" && break; sleep 0.1; done
-				grep -q '^held=' "$R/balloon.$step.txt" ||
-					{ echo "bench: balloon not in place" >&2; exit 1; }
-				b=$((b + avail * 9 / 10))
-			done
-			[ "$b" -gt 0 ] || { echo "bench: node 0 has no room for a balloon" >&2; exit 1; }
-			[ "$(node0 MemFree)" -ge $(( $(high_kb) + fast_kb )) ] || {
-				echo "bench: the balloon left node 0 $(node0 MemFree) kB free, under its high watermark and the fast share" >&2
-				exit 1
-			}
+			balloon_to $((fast_kb + 16384 + 4096)) balloon
+			[ -n "$balloon" ] || { echo "bench: node 0 has no room for a balloon" >&2; exit 1; }
+			b=$BALLOON_KB
 			printf '%s\n' "balloon_kb=$b" "free_kb=$(node0 MemFree)" "high_kb=$(high_kb)" >>"$R/setup.txt"
 		fi
 		[ "$mode" = tier ] || tier_pg_place "$node" >"$R/$pol.placed"
@@ -1076,15 +1079,21 @@ tier | tier-pg)
 		filler=
 		if [ -n "$balloon" ]; then
 			NO_PROBES=1
-			# node 0 full of cold, demotable memory but for 4 MiB:
-			# what a promotion must push out (never read again);
-			# about fast_kb, less what the run's processes took of
-			# their 16 MiB
+			# node 0 with fast_kb and 4 MiB of slack free above its
+			# high watermark (a balloon takes what the run's
+			# processes left of their 16 MiB), then fast_kb of it
+			# filled with cold, demotable memory: what a promotion
+			# must push out (never read again). Less where the
+			# processes took more (filler_kb)
 			sync
 			echo 3 >/proc/sys/vm/drop_caches
+			topup=
+			BALLOON_KB=0
+			balloon_to $((fast_kb + 4096)) topup
 			fill=$(( $(node0 MemFree) - $(high_kb) - 4096 ))
+			[ "$fill" -le "$fast_kb" ] || fill=$fast_kb
 			[ "$fill" -gt 0 ] || fill=4
-			echo "filler_kb=$fill" >"$R/$pol.fill"
+			printf '%s\n' "filler_kb=$fill" "topup_kb=$BALLOON_KB" >"$R/$pol.fill"
 			chmu-workload touch --node 0 --movable --no-thp --size "${fill}K" --units 0 \
 				--count 1 --hold >"$R/$pol.filler" &
 			filler=$!
@@ -1116,6 +1125,11 @@ tier | tier-pg)
 			kill -USR1 $filler
 			wait $filler || true
 			echo "filler_on_node0=$(sed -n 's/^after0=//p' "$R/$pol.filler")" >>"$R/$pol.cost"
+		fi
+		if [ -n "${topup-}" ]; then
+			kill $topup
+			wait $topup 2>/dev/null || true
+			topup=
 		fi
 	done
 	[ -z "$balloon" ] || { kill $balloon; wait $balloon 2>/dev/null || true; }

@@ -571,10 +571,12 @@ migrated to the CXL node by DAMON's \`migrate_cold\`) takes node 0's free memory
 16 MiB for the processes a run starts and 4 MiB of slack. Each run starts
 its workload (whose own stack, heap and libraries' data land on node 0,
 as for a process started before the node filled up: under TCG a hot
-stack page on the CXL node slowed a run 50-fold), then fills all but the
-slack with cold memory (\`chmu-workload touch --node 0 --movable\`, never
-read again; about 1/(1 + R) of the working set, \`filler_kb\` in each
-run's cost file);
+stack page on the CXL node slowed a run 50-fold), takes back with a second balloon what its
+processes left of their 16 MiB, and fills 1/(1 + R) of the working set
+with cold memory (\`chmu-workload touch --node 0 --movable\`, never read
+again; less where the processes took more: \`filler_kb\` in each run's
+cost file), so that every policy starts with the same free 4 MiB and the
+same fast share to win by demoting;
 demotion is on (\`/sys/kernel/mm/numa/demotion_enabled\`), so every
 promotion needs a demotion. The workload: \`chmu-workload
 zipf\` over ${BENCH_TIER_SIZE:-48M} of 4 KiB base pages allocated on the CXL node, every load
