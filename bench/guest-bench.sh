@@ -30,8 +30,11 @@
 #                                memory on node 0); bench/promote-rows.sh
 #                                computes the rows on the host
 #   guest-bench.sh tier LABEL RATIO POLICY...
+#   guest-bench.sh tier-pg LABEL RATIO POLICY...
 #                                tiering under pressure: node 0 holds a
 #                                1/(1 + RATIO) share of a Zipf working set
+#                                (tier-pg: of PostgreSQL's shared memory
+#                                under pgbench)
 #                                (a balloon of pipe buffers), demotion on; policies
 #                                as in promote plus damon-tier (migrate_hot
 #                                and migrate_cold with quotas); dram runs
@@ -51,7 +54,8 @@
 #   BENCH_PROMOTE_SECS=40, BENCH_PROMOTE_SIZE=64M, BENCH_PROMOTE_HOT=1024
 #                         the promotion runs' length, working set, hot units
 #   BENCH_TIER_SECS=40, BENCH_TIER_SIZE=48M, BENCH_TIER_ZIPF=0.99,
-#   BENCH_TIER_DAMON_MBPS=4
+#   BENCH_TIER_DAMON_MBPS=4, BENCH_TIER_PG_SCALE=3, BENCH_TIER_PG_SB=64MB,
+#   BENCH_TIER_PG_ZIPF=1.01, BENCH_TIER_PG_CLIENTS=2
 #                         the tiering runs' length, working set, Zipf
 #                         exponent, DAMON tiering's quota each way
 set -euo pipefail
@@ -344,6 +348,14 @@ policy_on() {
 			for m in sz age; do echo 4294967295 >$c/schemes/0/access_pattern/$m/max; done
 			echo 0 >$c/schemes/0/access_pattern/nr_accesses/max
 			damon_tier_scheme $c/schemes/0 Y
+			# and only the bench's own memory (the recipe's per-cgroup
+			# form): code demoted to the CXL node runs a thousand
+			# times slower under TCG (pinned code is charged to the
+			# root cgroup, read before the bench moved into its own)
+			echo 2 >$c/schemes/0/filters/nr_filters
+			echo memcg >$c/schemes/0/filters/1/type
+			echo /chmu-bench >$c/schemes/0/filters/1/memcg_path
+			echo N >$c/schemes/0/filters/1/matching
 			echo on >$D/1/state
 		fi
 		echo on >$D/0/state
@@ -363,7 +375,7 @@ damon_cmd() {
 		echo "damon_timeout=$2"
 		return 1
 	fi
-	wait $w
+	wait $w || { echo "damon_failed=$2"; return 1; }
 }
 # damon_tier_scheme SCHEME MATCHING: applied every second, at most
 # BENCH_TIER_DAMON_MBPS (4) MiB a second, hottest (or coldest) first,
@@ -377,7 +389,10 @@ damon_tier_scheme() {
 	echo 1000000 >$1/apply_interval_us
 	echo $((${BENCH_TIER_DAMON_MBPS:-4} * 1048576)) >$1/quotas/bytes
 	echo 1000 >$1/quotas/reset_interval_ms
-	echo 1 >$1/quotas/weights/nr_accesses_permil
+	# coldest (or hottest) first by access rate and age alike, as the
+	# recipe (the sysfs default weights are 0)
+	echo 100 >$1/quotas/weights/nr_accesses_permil
+	echo 100 >$1/quotas/weights/age_permil
 	echo 1 >$1/filters/nr_filters
 	echo young >$1/filters/0/type
 	echo "$2" >$1/filters/0/matching
@@ -403,6 +418,8 @@ policy_off() { # policy_off POLICY: its counters, key=value, then off
 		# figure is the better one where they run)
 		local k t=0
 		for k in $D/[0-9]*; do
+			# -1: a kdamond that stopped by itself
+			[ "$(cat $k/pid)" -gt 0 ] || { echo "damon_stopped=${k##*/}"; continue; }
 			t=$((t + $(awk '{ print $14 + $15 }' /proc/$(cat $k/pid)/stat)))
 		done
 		echo "kdamond_ticks=$t"
@@ -422,28 +439,59 @@ policy_off() { # policy_off POLICY: its counters, key=value, then off
 	esac
 }
 
+node0() { awk -v k="$1:" '$3 == k { print $4 }' /sys/devices/system/node/node0/meminfo; }
+# node 0's high watermark, in kB
+high_kb() {
+	awk '/^Node 0, zone/ { on = 1; next } /^Node/ { on = 0 } on && $1 == "high" { s += $2 } END { print s * 4 }' /proc/zoneinfo
+}
+# room_kb: what node 0 can still give a movable user allocation before
+# kswapd's high watermark, in kB: per zone its free pages less its high
+# watermark and the reserve it keeps from allocations that could use a
+# higher zone (protection's last figure: the DMA zone keeps most of its
+# pages that way)
+room_kb() {
+	awk '/^Node/ { on = ($2 == "0,") }
+		on && $1 == "pages" && $2 == "free" { f = $3 }
+		on && $1 == "high" { h = $2 }
+		on && $1 == "protection:" { gsub(/[(),]/, " "); p = $NF; r = f - h - p; if (r > 0) s += r }
+		END { print s * 4 }' /proc/zoneinfo
+}
 # balloon_to KB VAR: pipe-buffer balloons on node 0 (chmu-workload
 # balloon: pages on no LRU list, which nothing reclaims, demotes or
 # migrates; an mlocked balloon was migrated to the CXL node by DAMON)
-# until node 0 has KB free above its high watermark, within 2 MiB; their
-# PIDs appended to the variable VAR. A balloon takes more than its pages
-# (the pipes' arrays, per-CPU lists): steps of 90% of what is left, four
-# at most.
+# until node 0 has KB of room (room_kb) left, within 1 MiB; their PIDs
+# appended to the variable VAR. A balloon takes more than its pages (the
+# pipes' arrays, per-CPU lists): steps of 90% of what is left, eight at
+# most; the run stops if the room ends outside [KB - 1 MiB, KB + 2 MiB].
 balloon_to() {
-	local step avail pids=
-	echo $((64 << 20)) >/proc/sys/fs/pipe-max-size
-	for step in 1 2 3 4; do
-		avail=$(( $(node0 MemFree) - $(high_kb) - $1 ))
-		[ "$avail" -gt 2048 ] || break
-		chmu-workload balloon --node 0 --size "$((avail * 9 / 10))K" >"$R/balloon.txt" &
+	local step avail pids= f
+	echo $((8 << 20)) >/proc/sys/fs/pipe-max-size
+	for step in 1 2 3 4 5 6 7 8; do
+		avail=$(( $(room_kb) - $1 ))
+		[ "$avail" -gt 1024 ] || break
+		f=$R/balloon.$2.$step.txt
+		: >"$f"
+		chmu-workload balloon --node 0 --size "$((avail * 9 / 10))K" >"$f" &
 		pids="$pids $!"
-		for _ in $(seq 600); do grep -q '^held=' "$R/balloon.txt" && break; sleep 0.1; done
-		grep -q '^held=' "$R/balloon.txt" || { echo "bench: balloon not in place" >&2; exit 1; }
+		for _ in $(seq 600); do grep -q '^held=' "$f" && break; sleep 0.1; done
+		grep -q '^held=' "$f" || { echo "bench: balloon not in place" >&2; exit 1; }
 		BALLOON_KB=$((BALLOON_KB + avail * 9 / 10))
 	done
 	printf -v "$2" '%s' "${!2}$pids"
+	avail=$(room_kb)
+	[ -z "$pids" ] || { [ "$avail" -ge $(($1 - 1024)) ] && [ "$avail" -le $(($1 + 2048)) ]; } ||
+		{ echo "bench: node 0 has $avail kB of room, not $1 (balloons of $BALLOON_KB kB)" >&2; exit 1; }
 }
 BALLOON_KB=0
+# tier_cgroup: this shell, and all it starts from now on (the workload,
+# the server, the filler), into the memory cgroup /chmu-bench, whose
+# pages DAMON's demotion side is limited to; the code pinned before stays
+# charged to the root cgroup
+tier_cgroup() {
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
+	mkdir -p /sys/fs/cgroup/chmu-bench
+	echo $$ >/sys/fs/cgroup/chmu-bench/cgroup.procs
+}
 # pin_code FILE...: each program or library and the libraries it links
 # locked in memory while node 0 has room (chmu-workload pin; PIN: the
 # holder, SIGUSR1 lets go). Under TCG an instruction fetched from the CXL
@@ -479,14 +527,18 @@ unpin_code() {
 # exponent of pgbench's random_zipfian), BENCH_TIER_PG_CLIENTS (2)
 PGH=/run/pg
 pgu() { runuser -u postgres -- "$@"; }
-PGB_DIR=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+PGB_DIR=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 tier_pg_setup() {
 	PG_SCALE=${BENCH_TIER_PG_SCALE:-3} PG_SB=${BENCH_TIER_PG_SB:-64MB}
 	PG_ZIPF=${BENCH_TIER_PG_ZIPF:-1.01} PG_CLIENTS=${BENCH_TIER_PG_CLIENTS:-2}
 	PGB=$PGB_DIR
 	[ -n "$PGB" ] && [ -x "$PGB/postgres" ] && [ -x "$PGB/pgbench" ] ||
 		{ echo "bench: no PostgreSQL server and pgbench (Debian's postgresql package)" >&2; exit 1; }
+	# the data files on a tmpfs bound to the CXL node: read once into
+	# shared_buffers, they are cold, and on node 0 they were memory a
+	# policy could demote to make room beside the filler
 	mkdir -p $PGH
+	mount -t tmpfs -o "mpol=bind:$NODE,size=1G,mode=0755" tmpfs $PGH
 	chown postgres: $PGH
 	pgu "$PGB/initdb" -D $PGH/data -A trust -E UTF8 --locale=C --no-sync -U postgres \
 		>$PGH/initdb.log 2>&1 || { echo "bench: initdb: $(tail -n 2 $PGH/initdb.log)" >&2; exit 1; }
@@ -524,9 +576,10 @@ tier_pg_setup() {
 	# backend's holds the buffers, the postmaster's the rest)
 	PG_SHM_BYTES=0
 	for p in $PG_PID $PG_HOLD; do
-		b=$(awk -v a="$PG_SHM_ADDR" '$1 ~ "^" a "-" { on = 1; next } on && /^Rss:/ { print $2 * 1024; exit }' \
+		b=$(awk -v a="$PG_SHM_ADDR" '$1 ~ "^" a "-" { on = 1; next } on && /^Rss:/ { print $2; exit }' \
 			/proc/$p/smaps)
-		[ "${b:-0}" -le "$PG_SHM_BYTES" ] || PG_SHM_BYTES=$b
+		b=$(( ${b:-0} * 1024 ))	# kB: mawk prints big products as 2.2e+09
+		[ "$b" -le "$PG_SHM_BYTES" ] || PG_SHM_BYTES=$b
 	done
 	# pgbench's select-only transaction with Zipf-distributed keys,
 	# scattered over the table by permute() (rank 1 is not row 1)
@@ -569,6 +622,15 @@ tier_pg_start() {
 	[ "$(wc -w <<<"$PG_BACKENDS")" -ge "$PG_CLIENTS" ] ||
 		{ echo "bench: $1: pgbench did not connect: $(tail -n 2 "$R/$1.pgbench")" >&2; exit 1; }
 	sleep 2
+	# shared memory only the last run's backends touched (the catalogs'
+	# buffers) is in no page table tier_pg_place went through: these
+	# backends have it mapped again now, and it goes to where the run
+	# starts (the CXL node but in the all-DRAM run)
+	local b
+	for b in $PG_BACKENDS; do
+		chmu-workload move --pid "$b" --addr "$PG_SHM_ADDR" --size "$PG_SHM_LEN" --node "$2" |
+			sed "s/^/backend_/" >>"$R/$1.placed" || true
+	done
 }
 # tier_pg_wait POLICY: from now (the policy on), SECS seconds of pgbench's
 # per-transaction log become $R/POLICY.txt in chmu-workload's form (a
@@ -578,9 +640,12 @@ tier_pg_start() {
 tier_pg_wait() {
 	local t0 log
 	t0=$(date +%s%N)
-	# stopped 5 s past the window: what its log buffer loses on the way
-	# out (a few KiB of lines) is past the window too
-	sleep $((SECS + 5))
+	# the counters at the window's end, as the Zipf run's; stopped 5 s
+	# past it: what its log buffer loses on the way out (a few KiB of
+	# lines) is past the window too
+	sleep "$SECS"
+	vm >"$R/$1.vm1"
+	sleep 5
 	kill -0 $PGBENCH 2>/dev/null || { echo "bench: $1: pgbench: $(tail -n 2 "$R/$1.pgbench")" >&2; exit 1; }
 	kill -INT $PGBENCH
 	wait $PGBENCH 2>/dev/null || true
@@ -613,7 +678,7 @@ tier_pg_stop() {
 	[ -n "${PGB-}" ] && [ -d $PGH/data ] || return 0
 	exec 8>&- 2>/dev/null || true
 	pgu "$PGB/pg_ctl" -D $PGH/data -m immediate -w stop >/dev/null 2>&1 || true
-	rm -rf $PGH
+	umount $PGH 2>/dev/null || rm -rf $PGH
 }
 
 case "$1" in
@@ -993,8 +1058,8 @@ tier | tier-pg)
 	# allocated anew on the CXL node by each run.
 	# tier-pg: PostgreSQL and pgbench (tier_pg_* below); the working set
 	# is the server's shared memory, moved to the CXL node by
-	# migratepages(8) before each run (back from where the last policy
-	# left it), without a memory policy.
+	# chmu-workload move (move_pages(2)) before each run (back from where
+	# the last policy left it), without a memory policy.
 	mode=$1 label=$2 ratio=$3
 	shift 3
 	modprobe cxl_hmu
@@ -1006,15 +1071,24 @@ tier | tier-pg)
 	# the allocator but not in MemFree, by which node 0 is filled (up to
 	# 100 MiB sat there after a balloon's release)
 	sysctl -q vm.percpu_pagelist_high_fraction=1048576
+	# no bpftrace probes in any run: they cannot start under the
+	# balloon, and in the all-DRAM run alone they would slow only the
+	# reference every ratio divides by
+	NO_PROBES=1
+	balloon=
+	topup=
+	trap '[ -z "$balloon$topup" ] || kill $balloon $topup 2>/dev/null; [ "$mode" = tier ] || tier_pg_stop; unpin_code' EXIT
 	if [ "$mode" = tier-pg ]; then
 		[ -x "$PGB_DIR/postgres" ] && [ -x "$PGB_DIR/pgbench" ] ||
 			{ echo "bench: no PostgreSQL server and pgbench (Debian's postgresql package)" >&2; exit 1; }
 		pin_code "$PGB_DIR/postgres" "$PGB_DIR/pgbench" "$PGB_DIR/psql" \
 			$(ls "$PGB_DIR"/../lib/{plpgsql,pg_prewarm}.so 2>/dev/null)
+		tier_cgroup
 		tier_pg_setup
 		bytes=$PG_SHM_BYTES
 	else
 		pin_code "$(command -v chmu-workload)"
+		tier_cgroup
 		bytes=$(numfmt --from=iec "$TSIZE")
 	fi
 	echo "pinned_kb=$(sed -n 's/^pinned_kb=//p' "$R/pin.txt")" >"$R/pinned_kb"
@@ -1033,31 +1107,23 @@ tier | tier-pg)
 	blocks=$(ls -d /sys/devices/system/node/node0/memory[0-9]* | sed 's/.*memory//' | sort -n)
 	DRAM_START=$(( $(head -n 1 <<<"$blocks") * bs ))
 	DRAM_END=$(( ($(tail -n 1 <<<"$blocks") + 1) * bs ))
-	node0() { awk -v k="$1:" '$3 == k { print $4 }' /sys/devices/system/node/node0/meminfo; }
-	# node 0's high watermark, in kB
-	high_kb() {
-		awk '/^Node 0, zone/ { on = 1; next } /^Node/ { on = 0 } on && $1 == "high" { s += $2 } END { print s * 4 }' /proc/zoneinfo
-	}
-	balloon=
-	topup=
-	trap '[ -z "$balloon$topup" ] || kill $balloon $topup 2>/dev/null; [ "$mode" = tier ] || tier_pg_stop; unpin_code' EXIT
 	for pol in "$@"; do
 		node=$NODE
 		if [ "$pol" = dram ]; then
 			node=0
 		elif [ -z "$balloon" ]; then
-			# leave fast_kb, 16 MiB for the processes each run
-			# starts and 4 MiB of slack above node 0's high
-			# watermark: each run takes back what its processes
-			# left of the 16 MiB, then fills fast_kb with cold
-			# memory
+			# leave fast_kb and 16 MiB for the processes each run
+			# starts of room on node 0: each run takes back what
+			# its processes left of the 16 MiB, then fills all but
+			# 1 MiB of it with cold memory
 			[ "$mode" = tier ] || tier_pg_place "$NODE" >/dev/null
 			sync
 			echo 3 >/proc/sys/vm/drop_caches
-			balloon_to $((fast_kb + 16384 + 4096)) balloon
+			balloon_to $((fast_kb + 16384)) balloon
 			[ -n "$balloon" ] || { echo "bench: node 0 has no room for a balloon" >&2; exit 1; }
 			b=$BALLOON_KB
-			printf '%s\n' "balloon_kb=$b" "free_kb=$(node0 MemFree)" "high_kb=$(high_kb)" >>"$R/setup.txt"
+			printf '%s\n' "balloon_kb=$b" "free_kb=$(node0 MemFree)" "high_kb=$(high_kb)" \
+				"room_kb=$(room_kb)" >>"$R/setup.txt"
 		fi
 		[ "$mode" = tier ] || tier_pg_place "$node" >"$R/$pol.placed"
 		# The workload starts before the filler: its own memory (stack,
@@ -1073,27 +1139,27 @@ tier | tier-pg)
 			for _ in $(seq 600); do grep -q '^ready=' "$R/$pol.txt" && break; sleep 0.1; done
 			grep -q '^ready=' "$R/$pol.txt" || { echo "bench: $pol: workload not ready" >&2; exit 1; }
 		else
-			tier_pg_start "$pol"
+			tier_pg_start "$pol" "$node"
 			wl=$PG_PID
 		fi
 		filler=
 		if [ -n "$balloon" ]; then
-			NO_PROBES=1
-			# node 0 with fast_kb and 4 MiB of slack free above its
-			# high watermark (a balloon takes what the run's
-			# processes left of their 16 MiB), then fast_kb of it
-			# filled with cold, demotable memory: what a promotion
-			# must push out (never read again). Less where the
-			# processes took more (filler_kb)
+			# node 0 with fast_kb of room (room_kb: above its high
+			# watermark and reserves; a balloon takes what the
+			# run's processes left of their 16 MiB), then all but 1
+			# MiB of it filled with cold, demotable memory: what a
+			# promotion must push out (never read again). The fast
+			# share, share_kb (the room then), is fast_kb to 2 MiB
+			# over it, less where the processes took more
 			sync
 			echo 3 >/proc/sys/vm/drop_caches
 			topup=
 			BALLOON_KB=0
-			balloon_to $((fast_kb + 4096)) topup
-			fill=$(( $(node0 MemFree) - $(high_kb) - 4096 ))
-			[ "$fill" -le "$fast_kb" ] || fill=$fast_kb
+			balloon_to "$fast_kb" topup
+			share=$(room_kb)
+			fill=$((share - 1024))
 			[ "$fill" -gt 0 ] || fill=4
-			printf '%s\n' "filler_kb=$fill" "topup_kb=$BALLOON_KB" >"$R/$pol.fill"
+			printf '%s\n' "share_kb=$share" "filler_kb=$fill" "topup_kb=$BALLOON_KB" >"$R/$pol.fill"
 			chmu-workload touch --node 0 --movable --no-thp --size "${fill}K" --units 0 \
 				--count 1 --hold >"$R/$pol.filler" &
 			filler=$!
@@ -1117,15 +1183,19 @@ tier | tier-pg)
 		else
 			tier_pg_wait "$pol"
 		fi
-		vm >"$R/$pol.vm1"
+		[ "$mode" = tier-pg ] || vm >"$R/$pol.vm1"
 		probes_stop "$pol" >>"$R/$pol.cost"
 		policy_off "$pol" >>"$R/$pol.cost"
 		[ "$mode" = tier ] || tier_pg_placement >>"$R/$pol.cost"
 		if [ -n "$filler" ]; then
 			kill -USR1 $filler
 			wait $filler || true
-			echo "filler_on_node0=$(sed -n 's/^after0=//p' "$R/$pol.filler")" >>"$R/$pol.cost"
+			echo "filler_unit0_node=$(sed -n 's/^after0=//p' "$R/$pol.filler")" >>"$R/$pol.cost"
 		fi
+		# the pinned code's pages off node 0 (DAMON's migrate_cold
+		# migrates mlocked pages)
+		echo "pinned_off_node0=$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^N[0-9]+=/ && $i !~ /^N0=/) {
+			split($i, kv, "="); s += kv[2] } } END { print s + 0 }' /proc/$PIN/numa_maps)" >>"$R/$pol.cost"
 		if [ -n "${topup-}" ]; then
 			kill $topup
 			wait $topup 2>/dev/null || true

@@ -563,20 +563,22 @@ sec_tiering() {
 
 ## Tiering under pressure: which pages deserve DRAM when DRAM is full
 
-Node 0 keeps only a share of the working set free: a balloon
-(\`chmu-workload balloon --node 0\`: pipe buffers, kernel pages on no LRU
-list, which nothing reclaims, demotes or migrates; an mlocked balloon was
-migrated to the CXL node by DAMON's \`migrate_cold\`) takes node 0's free memory but for its high watermark,
-1/(1 + R) of the working set (fast:slow ratios 1:2 and 1:4, R = 2, 4),
-16 MiB for the processes a run starts and 4 MiB of slack. Each run starts
-its workload (whose own stack, heap and libraries' data land on node 0,
-as for a process started before the node filled up: under TCG a hot
-stack page on the CXL node slowed a run 50-fold), takes back with a second balloon what its
-processes left of their 16 MiB, and fills 1/(1 + R) of the working set
-with cold memory (\`chmu-workload touch --node 0 --movable\`, never read
-again; less where the processes took more: \`filler_kb\` in each run's
-cost file), so that every policy starts with the same free 4 MiB and the
-same fast share to win by demoting;
+Node 0 keeps only a share of the working set: a balloon (\`chmu-workload
+balloon --node 0\`: pipe buffers, kernel pages on no LRU list, which
+nothing reclaims, demotes or migrates; an mlocked balloon was migrated to
+the CXL node by DAMON's \`migrate_cold\`) takes node 0's room (per zone,
+free pages above the high watermark and the reserve the zone keeps from
+allocations that could use a higher one: the DMA zone's) but for 1/(1 +
+R) of the working set (fast:slow ratios 1:2 and 1:4, R = 2, 4) and 16 MiB
+for the processes a run starts. Each run starts its workload (whose own
+stack, heap and libraries' data land on node 0, as for a process started
+before the node filled up: under TCG a hot stack page on the CXL node
+slowed a run 50-fold), takes back with a second balloon what its
+processes left of their 16 MiB, and fills all but 1 MiB of the room with
+cold memory (\`chmu-workload touch --node 0 --movable\`, never read
+again): the fast share, \`share_kb\` in each run's costs, is 1/(1 + R) of
+the working set within 1 MiB under and 2 MiB over it (less only where the processes took
+more), for every policy alike;
 demotion is on (\`/sys/kernel/mm/numa/demotion_enabled\`), so every
 promotion needs a demotion. The workload: \`chmu-workload
 zipf\` over ${BENCH_TIER_SIZE:-48M} of 4 KiB base pages allocated on the CXL node, every load
@@ -590,8 +592,14 @@ tiering as its author's recipe for Linux 6.16 (the damo command behind
 samples/damon/mtier.c) with what 6.12 offers: a kdamond over the CXL
 region with \`migrate_hot\` to node 0 for an access rate of 5% or more,
 and one over node 0 with \`migrate_cold\` to the CXL node for 0%, each
-applied every second, at most ${BENCH_TIER_DAMON_MBPS:-4} MiB/s, with young-page filters
-(promote only pages found accessed, demote none); 6.12 has neither the
+applied every second, quotas of ${BENCH_TIER_DAMON_MBPS:-4} MiB/s (DAMON 6.12 charges a region's
+bytes tried, before its page filters), coldest or hottest first by
+access rate and age, with young-page filters
+(promote only pages found accessed, demote none), the demotion side
+limited to the bench's own memory cgroup (the recipe's per-cgroup form:
+under TCG a code page demoted to the CXL node runs a thousand times
+slower, and a smoke run's DAMON demoted 36 pinned code pages there);
+6.12 has neither the
 recipe's quota goals on node 0's use (6.16) nor its auto-tuned intervals
 (6.15: default 5 ms / 100 ms instead). The recipe's quota is 200 MiB/s,
 a few percent of what hardware migrates in a second; under TCG this
@@ -622,17 +630,22 @@ instruction fetched from the CXL node goes through the device model,
 about a thousand times slower than from DRAM where hardware is a few
 times slower, so one hot code page demoted there (kswapd demotes file
 pages too) decided a whole run: a no-promotion run went at 0.0004x DRAM
-before the pin.
+before the pin. mlock does not stop migration, though: DAMON's
+\`migrate_cold\` can still move a rarely run code page, and each run's
+\`pinned_off_node0\` counts the pinned pages not on node 0 at its end.
 
 Columns: throughput over the whole run and over its second half (steady)
 against the all-DRAM run's median; the share of the second half's loads
-that went to the CXL node; pages promoted (\`pgpromote_success\`, the
-promoter's \`promoted\`, DAMON's \`sz_applied\`) and demoted
+that went to the CXL node; pages promoted (\`pgpromote_success\` over the
+run's window, DAMON's \`sz_applied\` from its start to the stats command;
+"-" if that command did not return) and demoted
 (\`pgdemote_kswapd\` + \`pgdemote_direct\`, plus DAMON's cold scheme);
 ping-pong (\`pgpromote_pingpong\`: pages promoted, by whichever mechanism,
 that were migrated back down within 10 s) and its share of the promoted;
-CPU of the mechanism (the promoter's work item and drain, kdamond's utime + stime;
-NUMA balancing's is not measured: bpftrace cannot start under the balloon); the promoter's p99
+CPU of the mechanism (the promoter's work item and drain, wall time
+around them; kdamonds' utime + stime; NUMA balancing's is not measured,
+"-": no run carries bpftrace probes, which cannot start under the balloon
+and would slow the all-DRAM reference alone); the promoter's p99
 batch latency from the drain that queued a record to its migration
 (\`chmu:chmu_promote\` \`latency_ns\`); pgbench's p99 transaction latency.
 The CXL share is not known for pgbench (-). Under TCG a CXL load costs about 70

@@ -41,7 +41,7 @@ intervals() {
 	awk '/^progress / {
 		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		dt = v["ms"] - pms; da = v["accesses"] - pacc
-		if (dt >= 100 && da > 0)
+		if (dt >= 100)	# a stall is an interval at 0
 			printf "%d %.0f %.4f\n", v["ms"], da * 1000 / dt, v["on_node"] < 0 ? -1 : v["on_node"] / da
 		pms = v["ms"]; pacc = v["accesses"]
 	}' "$1"
@@ -96,34 +96,44 @@ for b in "$@"; do
 		[ -z "$(kv client_latency_p99_us "$cost")" ] || cp99=$(kv client_latency_p99_us "$cost")
 		case "$pol" in
 		chmu)
-			promoted=$(kv promote_promoted "$cost")
+			# promoted: pgpromote_success over the run's window, as for
+			# the others (the driver's own count goes on while its
+			# queue drains after the run)
 			cpu_ns=$((cpu_ns + $(kv promote_worker_ns "$cost") + $(kv drain_ns "$cost")))
 			lat=$(kv promote_latency_p99_ns "$cost")
 			throttles=$(kv promote_throttles "$cost") ;;
 		damon-tier)
-			# 0 where the stats command timed out (damon_timeout=)
+			# unknown (-1) where a stats command did not return
+			# (damon_timeout= or damon_failed= in the costs)
 			a=$(kv damon_sz_applied "$cost") c=$(kv damon_cold_sz_applied "$cost")
-			promoted=$(( ${a:-0} / 4096 ))
-			demoted=$((demoted + ${c:-0} / 4096)) ;;
+			promoted=-1
+			[ -z "$a" ] || promoted=$((a / 4096))
+			if [ -n "$c" ]; then demoted=$((demoted + c / 4096)); else demoted=-1; fi ;;
 		esac
+		# NUMA balancing's is not measured under the balloon (no probes)
+		[ "$pol" != numab ] || [ "$(kv probe_oncpu_ns "$cost")$(kv probe_scan_ns "$cost")" != 00 ] || cpu_ns=-1
 		pp_share=-1
 		if [ "$promoted" -gt 0 ]; then
 			pp_share=$(awk -v a="$pingpong" -v b="$promoted" 'BEGIN { printf "%.4f", a / b }')
 		fi
 		[ "$first" = 1 ] || echo "," >>"$out/tier.json"
 		first=0
+		# -1: unknown; null in the JSON, "-" in the table
+		nul() { [ "$1" = -1 ] && echo "${2:-null}" || echo "$1"; }
+		cpu_ms=-1
+		[ "$cpu_ns" = -1 ] || cpu_ms=$((cpu_ns / 1000000))
 		printf '{"workload":"%s","ratio":%s,"tracker":"%s","policy":"%s","x_dram_run":%s,"x_dram_steady":%s,"cxl_share_steady":%s,"promoted":%s,"demoted":%s,"pingpong":%s,"pingpong_share":%s,"thp_split":%s,"cpu_ms":%s,"latency_p99_ms":%s,"throttles":%s,"client_p99_ms":%s}' \
-			"$workload" "$ratio" "$tracker" "$pol" "$run" "$steady" "$share" "$promoted" "$demoted" \
+			"$workload" "$ratio" "$tracker" "$pol" "$run" "$steady" "$share" "$(nul "$promoted")" "$(nul "$demoted")" \
 			"$([ "$pol" = dram ] && echo null || echo "$pingpong")" \
 			"$([ "$pp_share" = -1 ] && echo null || echo "$pp_share")" "$splits" \
-			"$((cpu_ns / 1000000))" "$([ "$lat" = -1 ] && echo null || awk -v l="$lat" 'BEGIN { printf "%.1f", l / 1e6 }')" \
+			"$(nul "$cpu_ms")" "$([ "$lat" = -1 ] && echo null || awk -v l="$lat" 'BEGIN { printf "%.1f", l / 1e6 }')" \
 			"$([ "$throttles" = -1 ] && echo null || echo "$throttles")" \
 			"$([ "$cp99" = -1 ] && echo null || awk -v l="$cp99" 'BEGIN { printf "%.2f", l / 1e3 }')" >>"$out/tier.json"
 		printf '| %s | 1:%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$workload" "$ratio" "$tracker" \
 			"$(label_of "$pol")" "$run" "$steady" "$([ "$share" = -1.000 ] || [ "$pol" = dram ] && echo - || echo "$share")" \
-			"$promoted" "$demoted" \
+			"$(nul "$promoted" -)" "$(nul "$demoted" -)" \
 			"$([ "$pol" = dram ] && echo - || echo "$pingpong ($(awk -v s="$pp_share" 'BEGIN { printf "%.1f%%", s < 0 ? 0 : s * 100 }'))")" \
-			"$((cpu_ns / 1000000))" \
+			"$(nul "$cpu_ms" -)" \
 			"$([ "$lat" = -1 ] && echo - || awk -v l="$lat" 'BEGIN { printf "%.0f ms", l / 1e6 }')" \
 			"$([ "$cp99" = -1 ] && echo - || awk -v l="$cp99" 'BEGIN { printf "%.1f ms", l / 1e3 }')" >>"$out/tier.md.rows"
 	done

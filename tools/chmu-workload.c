@@ -120,6 +120,7 @@ static struct env {
 	const char *placement;
 	int movable;
 	int lock;
+	int have_size;
 	int pid;		/* move: the process */
 	uint64_t addr;		/* move: the range's start in it */
 	char **files;		/* pin: the files */
@@ -215,6 +216,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 's':
 		if (parse_size(arg, &env.size) || !env.size)
 			argp_error(state, "invalid size '%s'", arg);
+		env.have_size = 1;
 		break;
 	case 'u':
 		if (parse_size(arg, &env.unit_size) || env.unit_size < 8 ||
@@ -316,7 +318,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_ADDR:
 		errno = 0;
 		env.addr = strtoull(arg, &end, 16);
-		if (errno || *end || end == arg ||
+		if (errno || *end || end == arg || arg[0] == '-' ||
 		    env.addr % (uint64_t)sysconf(_SC_PAGESIZE))
 			argp_error(state, "invalid address '%s' (hex, a page boundary)", arg);
 		break;
@@ -345,17 +347,20 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (!strcmp(env.mode, "pin")) {
 			if (!env.nr_files)
 				argp_error(state, "pin needs a FILE");
-			if (env.dax || env.anon || env.node >= 0 || env.pid || env.addr)
+			if (env.dax || env.anon || env.node >= 0 || env.pid || env.addr ||
+			    env.have_size || env.lock || env.movable || env.no_thp)
 				argp_error(state, "pin takes FILE... only");
 			break;
 		}
 		if (!strcmp(env.mode, "balloon")) {
-			if (env.node < 0 || env.dax || env.anon || env.pid || env.addr)
+			if (env.node < 0 || !env.have_size || env.dax || env.anon || env.pid ||
+			    env.addr || env.lock || env.movable || env.no_thp)
 				argp_error(state, "balloon needs --node and --size only");
 			break;
 		}
 		if (!strcmp(env.mode, "move")) {
-			if (!env.pid || !env.addr || env.node < 0 || env.dax || env.anon)
+			if (!env.pid || !env.addr || env.node < 0 || !env.have_size || env.dax ||
+			    env.anon || env.lock || env.movable || env.no_thp)
 				argp_error(state, "move needs --pid, --addr, --size and --node only");
 			if (env.size % (uint64_t)sysconf(_SC_PAGESIZE))
 				argp_error(state, "move: --size is not a whole number of pages");
@@ -519,7 +524,7 @@ out:
  */
 static int do_move(void)
 {
-	enum { CHUNK = 1024 };
+	enum { CHUNK = 1024, UNSET = INT32_MIN };
 	long page = sysconf(_SC_PAGESIZE);
 	uint64_t n = env.size / page, absent = 0, failed = 0;
 	unsigned long per_node[MAX_NODES] = { 0 };
@@ -530,20 +535,26 @@ static int do_move(void)
 	for (uint64_t i = 0; i < n; i += CHUNK) {
 		unsigned int c = n - i < CHUNK ? (unsigned int)(n - i) : CHUNK;
 
+		for (unsigned int j = 0; j < c; j++)
+			st[j] = -EAGAIN;
 		for (int pass = 0; pass < 3; pass++) {
 			unsigned int k = 0;
 
 			for (unsigned int j = 0; j < c; j++) {
-				if (pass && st[j] != -EBUSY && st[j] != -EAGAIN &&
-				    st[j] != -ENOMEM)
+				if (st[j] != -EBUSY && st[j] != -EAGAIN && st[j] != -ENOMEM)
 					continue;
 				pages[k] = (void *)(uintptr_t)(env.addr + (i + j) * page);
 				nodes[k] = env.node;
+				status[k] = UNSET;
 				slot[k++] = j;
 			}
 			if (!k)
 				break;
-			/* >= 0: the pages not migrated, each with its status */
+			/*
+			 * > 0: that many pages not migrated; the kernel stops
+			 * storing statuses at the batch that failed, so what it
+			 * left UNSET is tried again
+			 */
 			if (syscall(SYS_move_pages, env.pid, (unsigned long)k, pages,
 				    nodes, status, MPOL_MF_MOVE_ALL) < 0) {
 				fprintf(stderr, "chmu-workload: move_pages of PID %d: %s\n",
@@ -551,15 +562,27 @@ static int do_move(void)
 				return 1;
 			}
 			for (unsigned int j = 0; j < k; j++)
-				st[slot[j]] = status[j];
+				st[slot[j]] = status[j] == UNSET ? -EAGAIN : status[j];
+		}
+		/* where the range is now, whatever the moves said */
+		for (unsigned int j = 0; j < c; j++)
+			pages[j] = (void *)(uintptr_t)(env.addr + (i + j) * page);
+		if (syscall(SYS_move_pages, env.pid, (unsigned long)c, pages, NULL,
+			    status, 0) < 0) {
+			fprintf(stderr, "chmu-workload: move_pages of PID %d: %s\n",
+				env.pid, strerror(errno));
+			return 1;
 		}
 		for (unsigned int j = 0; j < c; j++) {
-			if (st[j] >= 0 && st[j] < MAX_NODES)
-				per_node[st[j]]++;
-			else if (st[j] == -ENOENT || st[j] == -EFAULT)
+			if (status[j] >= 0 && status[j] < MAX_NODES) {
+				per_node[status[j]]++;
+				if (status[j] != env.node)
+					failed++;
+			} else if (status[j] == -ENOENT || status[j] == -EFAULT) {
 				absent++;
-			else
+			} else {
 				failed++;
+			}
 		}
 	}
 	for (int i = 0; i < MAX_NODES; i++)
@@ -575,13 +598,13 @@ static int wait_usr1(void);
 /*
  * balloon: --size bytes of --node's memory in pipe buffers (the pipes'
  * pages are allocated under this process's policy, bound to the node),
- * in pipes of at most 64 MiB (F_SETPIPE_SZ past pipe-max-size needs
- * CAP_SYS_RESOURCE: root), never read. Prints balloon_kb= and held=PID,
+ * in pipes of at most 8 MiB (F_SETPIPE_SZ past pipe-max-size needs
+ * CAP_SYS_RESOURCE: root), never read; one descriptor each. Prints balloon_kb= and held=PID,
  * and gives it all back on SIGUSR1.
  */
 static int do_balloon(void)
 {
-	enum { PIPE_BYTES = 64 << 20 };
+	enum { PIPE_BYTES = 8 << 20 };	/* a 2048-slot ring: an order-5 kmalloc */
 	unsigned long mask = 1UL << env.node;
 	uint64_t left = env.size, held = 0;
 	static char buf[1 << 16];
@@ -619,6 +642,8 @@ static int do_balloon(void)
 			}
 			put += w;
 		}
+		/* the read end alone keeps the pipe and its pages */
+		close(fd[1]);
 		held += put;
 		left -= want;
 	}

@@ -10,7 +10,7 @@
 # postmaster). A process that is gone: one line of error, non-zero exit.
 # chmu-workload pin: a file of 10 pages and a byte, and an empty one, are
 # locked (VmLck 44 kB, the file's pages unevictable) until SIGUSR1.
-# chmu-workload balloon: 96 MiB of node 0 in pipe buffers (two pipes):
+# chmu-workload balloon: 96 MiB of node 0 in pipe buffers (12 of 8 MiB):
 # node 0's free memory drops by that much, its LRU lists do not grow by
 # it (nothing can reclaim, demote or migrate those pages), and SIGUSR1
 # gives it back.
@@ -110,7 +110,7 @@ free0=$(n0 MemFree) lru_0=$(lru0)
 chmu-workload balloon --node 0 --size 96M >/tmp/balloon.out &
 wl=$!
 wait_for "the balloon did not fill" grep -q '^held=' /tmp/balloon.out
-expect_eq "$(kv balloon_kb "$(cat /tmp/balloon.out)") $(kv pipes "$(cat /tmp/balloon.out)")" "98304 2" \
+expect_eq "$(kv balloon_kb "$(cat /tmp/balloon.out)") $(kv pipes "$(cat /tmp/balloon.out)")" "98304 12" \
 	"balloon_kb and pipes"
 free1=$(n0 MemFree) lru_1=$(lru0)
 echo "node 0: free $free0 -> $free1 kB, LRU $lru_0 -> $lru_1 kB"
