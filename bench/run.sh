@@ -648,11 +648,20 @@ around them; kdamonds' utime + stime; NUMA balancing's is not measured,
 and would slow the all-DRAM reference alone); the promoter's p99
 batch latency from the drain that queued a record to its migration
 (\`chmu:chmu_promote\` \`latency_ns\`); pgbench's p99 transaction latency.
-The CXL share is not known for pgbench (-). Under TCG a CXL load costs about 70
+The CXL share is not known for pgbench (-). "Own on CXL": the workload's
+own heap and stack pages (a pgbench backend's) off node 0 halfway
+through, and the pinned code's pages off node 0 at the end; a run with
+any is confounded, and a goal that compares it reads "unreliable": under
+TCG such a page costs about 70 times a DRAM access (code about 1000),
+where hardware pays a few times. Policies that judge coldness by the
+page tables' accessed bits (reclaim's LRU aging, which NUMA balancing's
+tiering mode drives harder to keep the promotion watermark, and DAMON)
+see a page that stays in QEMU's software TLB as idle, as QEMU sets the
+bit only on a TLB fill: they demote the workload's hottest pages. Under TCG a CXL load costs about 70
 DRAM loads: the ratios overstate what hardware gains, the shares do not.
 
-| workload | ratio | tracker | policy | x DRAM (run) | x DRAM (steady) | CXL share (steady) | promoted | demoted | ping-pong | CPU ms | p99 latency | client p99 |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| workload | ratio | tracker | policy | x DRAM (run) | x DRAM (steady) | CXL share (steady) | promoted | demoted | ping-pong | CPU ms | p99 latency | client p99 | own on CXL |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 MD
 	cat "$1/tier.md"
 	echo

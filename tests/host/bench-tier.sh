@@ -53,7 +53,16 @@ vms "$d/t4" damon-tier 0 5 0
 cost "$d/t4" chmu promote_promoted=200 promote_worker_ns=3000000 drain_ns=4000000 \
 	promote_latency_p99_ns=150000000 promote_throttles=1
 cost "$d/t4" numab
-cost "$d/t4" damon-tier damon_sz_applied=409600 damon_cold_sz_applied=819200
+cost "$d/t4" damon-tier damon_sz_applied=409600 damon_cold_sz_applied=819200 pinned_off_node0=3
+# halfway placements: NUMA balancing's workload all on node 0; DAMON's
+# with 5 heap and 2 stack pages on the CXL node (and 3 pinned code pages
+# off node 0 above): confounded
+printf '%s\n' "5561 default heap anon=49 dirty=49 N0=49 kernelpagesize_kB=4" \
+	"7ffc default stack anon=4 dirty=4 N0=4 kernelpagesize_kB=4" \
+	"7f00 default anon=4096 dirty=4096 N1=4096 kernelpagesize_kB=4" >"$d/t4/numab.numa_maps"
+printf '%s\n' "5561 default heap anon=49 dirty=49 N0=44 N1=5 kernelpagesize_kB=4" \
+	"7ffc default stack anon=4 dirty=4 N0=2 N1=2 kernelpagesize_kB=4" \
+	"7f00 default anon=4096 dirty=4096 N0=96 N1=4000 kernelpagesize_kB=4" >"$d/t4/damon-tier.numa_maps"
 # 1:2: the promoter as good as none (not below it)
 run "$d/t2/chmu.txt" "500 500" "500 500" "500 500" "500 500" "500 400" "500 400" "500 400" "500 400"
 vms "$d/t2" chmu 0 0 0
@@ -100,7 +109,11 @@ expect_eq "$(q '[.[] | select(.workload == "zipf" and .ratio == 4 and .policy ==
 	'[[100,205]]' "DAMON tiering: its schemes' pages (demoted: kswapd's plus its cold scheme's)"
 M=$d/out/tier.md
 grep -Fq '| zipf 1:4: promoter 10% above NUMA balancing | 1.20x | >= 1.10x | met |' "$M" || { cat "$M"; fail "goal: NUMA balancing"; }
-grep -Fq '| zipf 1:4: promoter 10% above DAMON tiering | 1.09x | >= 1.10x | **not met** |' "$M" || { cat "$M"; fail "goal: DAMON"; }
+grep -Fq '| zipf 1:4: promoter 10% above DAMON tiering | 1.09x | >= 1.10x | unreliable (a run is confounded) |' "$M" ||
+	{ cat "$M"; fail "goal: DAMON (its run confounded)"; }
+expect_eq "$(q '[.[] | select(.workload == "zipf" and .ratio == 4) | [.policy, .own_pages_off_node0, .pinned_off_node0, .confounded]]')" \
+	'[["chmu",0,0,false],["damon-tier",7,3,true],["dram",0,0,false],["none",0,0,false],["numab",0,0,false]]' \
+	"the workload's own heap and stack pages and the pinned code off node 0"
 grep -Fq '| zipf 1:2: promoter not below no promotion | 0.5 vs 0.5 | >= 1.00x | met |' "$M" || { cat "$M"; fail "goal: 1:2 none"; }
 grep -Fq '| zipf 1:4: ping-pong of the promoter'"'"'s promotions | 0.4% | < 5% | met |' "$M" || { cat "$M"; fail "goal: ping-pong"; }
 grep -q '^<svg' "$d/out/tier-4.svg" && grep -q '^<svg' "$d/out/tier-2.svg" || fail "no plots"
