@@ -1149,8 +1149,9 @@ tier | tier-pg)
 			# run's processes left of their 16 MiB), then all but 1
 			# MiB of it filled with cold, demotable memory: what a
 			# promotion must push out (never read again). The fast
-			# share, share_kb (the room then), is fast_kb to 2 MiB
-			# over it, less where the processes took more
+			# share, share_kb (the room then), is fast_kb within 1
+			# MiB under and 2 MiB over, less where the processes
+			# took more
 			sync
 			echo 3 >/proc/sys/vm/drop_caches
 			topup=
@@ -1193,8 +1194,9 @@ tier | tier-pg)
 			echo "filler_unit0_node=$(sed -n 's/^after0=//p' "$R/$pol.filler")" >>"$R/$pol.cost"
 		fi
 		# the pinned code's pages off node 0 (DAMON's migrate_cold
-		# migrates mlocked pages)
-		echo "pinned_off_node0=$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^N[0-9]+=/ && $i !~ /^N0=/) {
+		# migrates mlocked pages): the holder's file mappings only,
+		# not its own stack and heap
+		echo "pinned_off_node0=$(awk '/ file=/ { for (i = 2; i <= NF; i++) if ($i ~ /^N[0-9]+=/ && $i !~ /^N0=/) {
 			split($i, kv, "="); s += kv[2] } } END { print s + 0 }' /proc/$PIN/numa_maps)" >>"$R/$pol.cost"
 		if [ -n "${topup-}" ]; then
 			kill $topup

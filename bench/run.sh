@@ -598,7 +598,7 @@ access rate and age, with young-page filters
 (promote only pages found accessed, demote none), the demotion side
 limited to the bench's own memory cgroup (the recipe's per-cgroup form:
 under TCG a code page demoted to the CXL node runs a thousand times
-slower, and a smoke run's DAMON demoted 36 pinned code pages there);
+slower, and the pinned code is charged to the root cgroup);
 6.12 has neither the
 recipe's quota goals on node 0's use (6.16) nor its auto-tuned intervals
 (6.15: default 5 ms / 100 ms instead). The recipe's quota is 200 MiB/s,
