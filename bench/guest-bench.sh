@@ -107,6 +107,14 @@ task_clock_ns() {
 	awk -F, '$3 ~ /^task-clock/ && $1 ~ /^[0-9.]+$/ { printf "%.0f", $1 * 1e6; n = 1 } END { exit !n }' \
 		"$R/task-clock.txt" || { echo "bench: no task-clock count in $R/task-clock.txt" >&2; exit 1; }
 }
+# wait_key FILE KEY WHAT: wait up to 60 s for a KEY= line in FILE (a
+# helper process says it is in place); none: "bench: WHAT", and the run
+# stops
+wait_key() {
+	for _ in $(seq 600); do grep -q "^$2=" "$1" && return 0; sleep 0.1; done
+	echo "bench: $3" >&2
+	exit 1
+}
 # attachments: BPF links plus perf-event attachments (bpftrace's
 # tracepoints); a consumer is attached once the count grows
 attachments() {
@@ -473,8 +481,7 @@ balloon_to() {
 		: >"$f"
 		chmu-workload balloon --node 0 --size "$((avail * 9 / 10))K" >"$f" &
 		pids="$pids $!"
-		for _ in $(seq 600); do grep -q '^held=' "$f" && break; sleep 0.1; done
-		grep -q '^held=' "$f" || { echo "bench: balloon not in place" >&2; exit 1; }
+		wait_key "$f" held "balloon not in place"
 		BALLOON_KB=$((BALLOON_KB + avail * 9 / 10))
 	done
 	printf -v "$2" '%s' "${!2}$pids"
@@ -511,8 +518,7 @@ pin_code() {
 	mapfile -t files < <(printf '%s\n' "${files[@]}" | sort -u)
 	chmu-workload pin "${files[@]}" >"$R/pin.txt" &
 	PIN=$!
-	for _ in $(seq 600); do grep -q '^held=' "$R/pin.txt" && break; sleep 0.1; done
-	grep -q '^held=' "$R/pin.txt" || { echo "bench: the code was not pinned" >&2; exit 1; }
+	wait_key "$R/pin.txt" held "the code was not pinned"
 	printf '%s\n' "${files[@]}" >"$R/pinned.txt"
 }
 unpin_code() {
@@ -588,13 +594,19 @@ tier_pg_setup() {
 SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
 SQL
 }
+# pg_move PID NODE [PREFIX]: the shared memory's pages that PID has
+# mapped to NODE (chmu-workload move's key=value lines, PREFIX before each
+# key); a page that would not move is counted (failed=), not fatal
+pg_move() {
+	chmu-workload move --pid "$1" --addr "$PG_SHM_ADDR" --size "$PG_SHM_LEN" --node "$2" |
+		sed "s/^/${3-}/" || true
+}
 # tier_pg_place NODE: the shared memory's pages to NODE, through the held
 # backend's view and the postmaster's (key=value: the backend's, then the
-# postmaster's with pm_); a page that would not move is counted (failed=)
+# postmaster's with pm_)
 tier_pg_place() {
-	chmu-workload move --pid "$PG_HOLD" --addr "$PG_SHM_ADDR" --size "$PG_SHM_LEN" --node "$1" || true
-	chmu-workload move --pid "$PG_PID" --addr "$PG_SHM_ADDR" --size "$PG_SHM_LEN" --node "$1" |
-		sed 's/^/pm_/' || true
+	pg_move "$PG_HOLD" "$1"
+	pg_move "$PG_PID" "$1" pm_
 }
 # tier_pg_placement: where the shared memory is after a run, in the held
 # backend's view (key=value)
@@ -628,8 +640,7 @@ tier_pg_start() {
 	# starts (the CXL node but in the all-DRAM run)
 	local b
 	for b in $PG_BACKENDS; do
-		chmu-workload move --pid "$b" --addr "$PG_SHM_ADDR" --size "$PG_SHM_LEN" --node "$2" |
-			sed "s/^/backend_/" >>"$R/$1.placed" || true
+		pg_move "$b" "$2" backend_ >>"$R/$1.placed"
 	done
 }
 # tier_pg_wait POLICY: from now (the policy on), SECS seconds of pgbench's
@@ -1032,8 +1043,7 @@ promote)
 			--hot-units "$HOT" --zipf 1.0 --duration "$SECS" --shift --progress 500 \
 			--placement "$R/$pol.placement" --wait >"$R/$pol.txt" &
 		wl=$!
-		for _ in $(seq 600); do grep -q '^ready=' "$R/$pol.txt" && break; sleep 0.1; done
-		grep -q '^ready=' "$R/$pol.txt" || { echo "bench: $pol: workload not ready" >&2; exit 1; }
+		wait_key "$R/$pol.txt" ready "$pol: workload not ready"
 		policy_on "$pol"
 		kpid=-1
 		[ "$pol" != damon ] || kpid=$(cat $D/0/pid)
@@ -1136,8 +1146,7 @@ tier | tier-pg)
 				--hot-units "$units" --hot-share 100 --zipf "$ZIPF" --duration "$SECS" \
 				--progress 500 --wait >"$R/$pol.txt" &
 			wl=$!
-			for _ in $(seq 600); do grep -q '^ready=' "$R/$pol.txt" && break; sleep 0.1; done
-			grep -q '^ready=' "$R/$pol.txt" || { echo "bench: $pol: workload not ready" >&2; exit 1; }
+			wait_key "$R/$pol.txt" ready "$pol: workload not ready"
 		else
 			tier_pg_start "$pol" "$node"
 			wl=$PG_PID
@@ -1164,8 +1173,7 @@ tier | tier-pg)
 			chmu-workload touch --node 0 --movable --no-thp --size "${fill}K" --units 0 \
 				--count 1 --hold >"$R/$pol.filler" &
 			filler=$!
-			for _ in $(seq 600); do grep -q '^held=' "$R/$pol.filler" && break; sleep 0.1; done
-			grep -q '^held=' "$R/$pol.filler" || { echo "bench: $pol: filler not in place" >&2; exit 1; }
+			wait_key "$R/$pol.filler" held "$pol: filler not in place"
 		fi
 		echo "free_kb_before=$(node0 MemFree)" >"$R/$pol.cost"
 		[ ! -e "$R/$pol.fill" ] || cat "$R/$pol.fill" >>"$R/$pol.cost"

@@ -37,6 +37,9 @@ out=${1:?usage: tier-rows.sh OUT BOOT...}
 shift
 [ $# -ge 1 ] || { echo "tier-rows.sh: no boot directory" >&2; exit 1; }
 kv() { sed -n "s/^$1=//p" "$2" | head -n 1; }
+# nul VALUE [SHOWN]: -1 (unknown) as null in the JSON, or SHOWN ("-" in
+# the table); any other value as it is
+nul() { [ "$1" = -1 ] && echo "${2:-null}" || echo "$1"; }
 # vmd BOOT POLICY COUNTER: the counter's growth over the run
 vmd() {
 	local a b
@@ -133,8 +136,6 @@ for b in "$@"; do
 		fi
 		[ "$first" = 1 ] || echo "," >>"$out/tier.json"
 		first=0
-		# -1: unknown; null in the JSON, "-" in the table
-		nul() { [ "$1" = -1 ] && echo "${2:-null}" || echo "$1"; }
 		cpu_ms=-1
 		[ "$cpu_ns" = -1 ] || cpu_ms=$((cpu_ns / 1000000))
 		printf '{"workload":"%s","ratio":%s,"tracker":"%s","policy":"%s","x_dram_run":%s,"x_dram_steady":%s,"cxl_share_steady":%s,"promoted":%s,"demoted":%s,"pingpong":%s,"pingpong_share":%s,"thp_split":%s,"cpu_ms":%s,"latency_p99_ms":%s,"throttles":%s,"client_p99_ms":%s,"own_pages_off_node0":%s,"pinned_off_node0":%s,"confounded":%s}' \

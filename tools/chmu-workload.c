@@ -1271,6 +1271,17 @@ static int do_zipf(void *area)
 	return err;
 }
 
+/* The modes that map no area of their own */
+static const struct {
+	const char *name;
+	int (*run)(void);
+} no_area[] = {
+	{ "sigframe", do_sigframe },
+	{ "move", do_move },
+	{ "pin", do_pin },
+	{ "balloon", do_balloon },
+};
+
 int main(int argc, char **argv)
 {
 	static const struct argp argp = {
@@ -1294,21 +1305,11 @@ int main(int argc, char **argv)
 		sigaddset(&set, SIGUSR1);
 		sigprocmask(SIG_BLOCK, &set, NULL);
 	}
-	if (!strcmp(env.mode, "sigframe")) {
-		err = do_sigframe();
-		goto cleanup;
-	}
-	if (!strcmp(env.mode, "move")) {
-		err = do_move();
-		goto cleanup;
-	}
-	if (!strcmp(env.mode, "pin")) {
-		err = do_pin();
-		goto cleanup;
-	}
-	if (!strcmp(env.mode, "balloon")) {
-		err = do_balloon();
-		goto cleanup;
+	for (size_t i = 0; i < sizeof(no_area) / sizeof(no_area[0]); i++) {
+		if (!strcmp(env.mode, no_area[i].name)) {
+			err = no_area[i].run();
+			goto cleanup;
+		}
 	}
 	area = map_area();
 	if (!area) {
