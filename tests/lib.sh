@@ -286,6 +286,23 @@ hmu_wait() {
 	fail "$1 is $(cat $HMU/$1), not $2"
 }
 
+# perf_hold ARGS...: a chmu-perf session (ARGS as chmu-perf's) in the
+# background that lasts until perf_release, not for a time: a session
+# timed with sleep can end before the checks made while it is open.
+# Waits until the instance's owner is perf; its PID in PERF_HOLD.
+perf_hold() {
+	chmu-perf "$@" -- sleep 600 >/tmp/perf-hold.out 2>&1 &
+	PERF_HOLD=$!
+	hmu_wait owner perf
+}
+
+# perf_release [WHAT]: ends the perf_hold session as Ctrl-C does; it must
+# exit 0 (WHAT names it in the failure).
+perf_release() {
+	kill -INT "$PERF_HOLD"
+	wait "$PERF_HOLD" || fail "${1:-the held chmu-perf session} failed: $(cat /tmp/perf-hold.out)"
+}
+
 # start_tool VAR OUT CMD...: CMD (a BPF tool) in the background, its
 # output in OUT, its errors in OUT.err and its PID in VAR (set first, so
 # that the test's cleanup can kill it); it attached its BPF programs, else

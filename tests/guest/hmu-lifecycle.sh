@@ -24,16 +24,14 @@ expect_eq "$(cat $P/cxl_hmu_mem0.0.1/cpumask)" 0 "PMU stays on CPU 0"
 # Unbind and rebind while a session is open: the session ends normally,
 # the PMU keeps its type, and the rebound instance records again.
 type=$(cat $P/$PMU/type)
-chmu-perf "$PMU/$ev/" -- sleep 3 >/tmp/perf.out &
-perf=$!
-for _ in $(seq 50); do [ "$(cat $HMU/owner)" = perf ] && break; sleep 0.1; done
+perf_hold "$PMU/$ev/"
 echo hmu_mem0.0 >/sys/bus/cxl/drivers/cxl_hmu/unbind
 [ ! -e $HMU ] || fail "$HMU still present after unbind"
 expect_eq "$(chmu-regs status | grep -o 'enabled=[01]')" enabled=0 "device disabled by unbind"
 perf_errno ENODEV "$ev"
 echo hmu_mem0.0 >/sys/bus/cxl/drivers/cxl_hmu/bind
 perf_errno EBUSY "$ev"
-wait $perf || fail "the session failed across unbind"
+perf_release "the session across unbind"
 expect_eq "$(cat $P/$PMU/type)" "$type" "PMU type after rebind"
 out=$(chmu-perf "$PMU/$ev/" -- sh -c "$work --units 8 --count 4 && sleep 1.5")
 expect_eq "$(aux_entries <<<"$out")" "8:4" "session after rebind"
@@ -56,11 +54,9 @@ expect_eq "$(cat $HMU/owner) $(cat $HMU/enable)" "none 0" "instance after the se
 hmu_cfg fill_threshold=512 poll_ms=100
 
 # A session holds the module.
-chmu-perf "$PMU/$ev/" -- sleep 2 >/dev/null &
-perf=$!
-for _ in $(seq 50); do [ "$(cat $HMU/owner)" = perf ] && break; sleep 0.1; done
+perf_hold "$PMU/$ev/"
 rmmod cxl_hmu 2>/dev/null && fail "module unloaded under an open session"
-wait $perf
+perf_release
 rmmod cxl_hmu
 [ ! -e $P/$PMU ] || fail "PMU left after unload"
 modprobe cxl_hmu

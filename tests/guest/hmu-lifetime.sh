@@ -38,13 +38,11 @@ out=$(chmu-perf "$ev" -- sh -c "
 	exit 4") || fail "perf's polling after enable=0 (EBUSY): $out"
 expect_eq "$(aux_entries <<<"$out")" "7:1" "AUX entries"
 
-chmu-perf "$ev" -- sleep 3 >/tmp/stale.out 2>&1 &
-pid=$!
-hmu_wait owner perf
+perf_hold "$ev"
 echo $B >$D/unbind
 echo $B >$D/bind
 hmu_cfg mode=always-on threshold=1 fill_threshold=0 poll_ms=100 enable=1
-wait $pid	# the stale event closes
+perf_release "the stale session"	# closes while sysfs owns the instance
 touch_units 9 1
 hmu_wait entries 1	# polled after the stale event closed
 hmu_cfg enable=0

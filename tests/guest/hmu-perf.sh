@@ -116,15 +116,13 @@ hmu_cfg enable=1
 perf_errno EBUSY "$ok"
 dmesg | grep -qF "already held by sysfs" || fail "no reason for EBUSY"
 hmu_cfg enable=0
-chmu-perf "$PMU/$ok/" -- sleep 3 >/dev/null &
-perf=$!
-for _ in $(seq 50); do [ "$(cat $HMU/owner)" = perf ] && break; sleep 0.1; done
+perf_hold "$PMU/$ok/"
 expect_eq "$(cat $HMU/owner)" perf "owner while perf runs"
 expect_errno "Device or resource busy" $HMU/enable 1
 expect_errno "Device or resource busy" $HMU/enable 0
 expect_errno "Device or resource busy" $HMU/threshold 3
 perf_errno EBUSY "$ok"
-wait $perf
+perf_release
 expect_eq "$(cat $HMU/owner)" none "owner after perf"
 
 # SIGINT ends a session as perf record's Ctrl-C does, also when a shell
