@@ -306,6 +306,8 @@ policy_on() {
 			echo "${kv#*=}" >"$I/${kv%%=*}"
 		done
 		echo 1 >$I/enable
+		# act on a report within one epoch: older ones expire
+		echo 100 >$I/promote/max_latency_ms
 		echo 1 >$I/promote/enable
 		;;
 	numab) sysctl -q kernel.numa_balancing=2 ;;
@@ -410,7 +412,7 @@ policy_off() { # policy_off POLICY: its counters, key=value, then off
 	chmu)
 		echo 0 >$I/enable
 		for _ in $(seq 30); do [ "$(cat $I/promote/pending)" = 0 ] && break; sleep 1; done
-		for f in queued queued_pages dropped skipped tried promoted failed_gone failed_not_lru \
+		for f in queued queued_pages dropped expired_pages skipped tried promoted failed_gone failed_not_lru \
 			failed_isolate failed_no_memory failed_on_target failed_busy failed_watermark \
 			failed_policy failed_rate_limited throttle_pps throttles batches worker_ns wait_ns; do
 			echo "promote_$f=$(cat $I/promote/$f)"
