@@ -1,6 +1,7 @@
 # The promoter when its pages go away under it: records queued for memory
 # that is then offlined (the region destroyed while the queue holds them)
-# are counted by reason, every page looked at is accounted for, and the
+# are counted by reason, every page looked at is accounted for, frames
+# freed while their records wait do not charge the rate cap, and the
 # driver unloads with records queued while a workload holds its memory.
 # The rate limit holds the records back: 2 MiB units (512 pages each) at
 # 1 MiB/s take the worker two seconds a record. In the first part the
@@ -65,7 +66,46 @@ expect_eq "$(c promoted)" 0 "pages promoted (the target was their own node, then
 [ "$(c failed_gone)" -ge 512 ] || fail "a record taken after the region went is not counted as gone"
 echo "ok: $(c failed_no_memory) pages counted as no memory on the target, $(c failed_gone) as gone"
 
-# 2. The driver unbinds with records queued and the workload running
+# 2. Frames freed while their records wait cost the rate cap nothing:
+# they are no longer pages in use (the freed frames a migration's copy
+# reads post are the common case). The first record, already on its
+# target (the CXL node again), is charged whole and holds the rest back
+# for two seconds; the workload then exits, and once the target is node
+# 0 the records left find free frames (not on an LRU list). Charged,
+# they would take 2 s each at 1 MiB/s; they go at once.
+eval "$(chmu-region create -m mem0 --ram)"
+hmu_cfg mode=always-on threshold=50 unit_shift=21 access=1 fill_threshold=0 poll_ms=100 enable=1
+echo 1 >$P/rate_mbps
+echo "$NODE" >$P/node
+echo 1 >$P/enable
+chmu-workload touch --node "$NODE" --no-thp --size 96M --unit-size 2M --units 0-47 \
+	--count 50 --hold >/tmp/pf.out &
+wl=$!
+wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/pf.out
+hmu_cfg enable=0
+expect_eq "$(c queued) $(c dropped)" "48 0" "records queued, dropped"
+[ "$(c pending)" -gt 0 ] || fail "no record pending: the rate limit held none back"
+kill -USR1 $wl
+wait $wl || fail "workload failed"
+wl=
+echo -1 >$P/node
+wait_for "records of freed frames held back by the rate cap" attr_cmp $P/pending -eq 0
+echo 0 >$P/enable
+for f in tried promoted $reasons; do
+	echo "$f=$(c $f)"
+done
+failed=0
+for f in $reasons; do failed=$((failed + $(c $f))); done
+expect_eq "$(c tried)" $((48 * 512)) "every page of every record looked at"
+expect_eq "$(c tried)" $(($(c promoted) + failed)) "pages tried = promoted + failed by reason"
+[ "$(c failed_on_target)" -ge 512 ] || fail "the first record was not on its target"
+# more than 30 records of freed frames: charged, they would have taken
+# over the 60 s the queue got to empty
+[ "$(c failed_not_lru)" -ge $((31 * 512)) ] ||
+	fail "$(c failed_not_lru) pages of freed frames: fewer than 31 records, the test proves nothing"
+chmu-region destroy "$REGION"
+
+# 3. The driver unbinds with records queued and the workload running
 # (--movable: pages a policy binds to their node would be refused, not
 # charged to the rate limit, and none would wait).
 eval "$(chmu-region create -m mem0 --ram)"
