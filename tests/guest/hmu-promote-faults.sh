@@ -28,8 +28,9 @@ echo 1 >$P/rate_mbps
 echo "$NODE" >$P/node
 echo 1 >$P/enable
 # 48 units of 2 MiB read 50 times each: one entry each, a backlog of
-# about two minutes, whatever the region's removal takes
-chmu-workload touch --node "$NODE" --no-thp --size 96M --unit-size 2M --units 0-47 \
+# about two minutes, whatever the region's removal takes. --movable: the
+# pages stay in use, each record charged whole, while the region goes.
+chmu-workload touch --node "$NODE" --movable --no-thp --size 96M --unit-size 2M --units 0-47 \
 	--count 50 --hold >/tmp/pf.out &
 wl=$!
 wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/pf.out
@@ -37,11 +38,9 @@ hmu_cfg enable=0	# every entry drained and offered to the promoter
 expect_eq "$(cat $HMU/entries)" 48 "entries"
 expect_eq "$(c queued) $(c dropped) $(c skipped)" "48 0 0" "records queued, dropped, skipped"
 [ "$(c pending)" -gt 0 ] || fail "no record pending: the rate limit held none back"
-# The workload's memory goes first (the region cannot go while mapped),
-# then the memory itself: offline, the region destroyed.
-kill -USR1 $wl
-wait $wl || fail "workload failed"
-wl=
+# The region goes with the workload's memory in use: offlining migrates
+# it to node 0 (no policy keeps it on its node). Freed first, its frames
+# would cost the rate cap nothing and the records would not wait (part 2).
 pending=$(c pending)
 chmu-region destroy "$REGION"
 echo "records pending when the region went: $pending"
@@ -52,6 +51,9 @@ echo -1 >$P/node	# node 0 from now on
 echo 0 >$P/rate_mbps	# no limit: the rest go at once
 wait_for "queue not emptied" attr_cmp $P/pending -eq 0
 echo 0 >$P/enable	# waits for a batch in flight: the counters are final
+kill -USR1 $wl
+wait $wl || fail "workload failed"
+wl=
 reasons="failed_gone failed_not_lru failed_isolate failed_no_memory failed_on_target failed_busy
 	failed_watermark failed_policy failed_rate_limited"
 for f in tried promoted $reasons batches; do
@@ -67,8 +69,8 @@ expect_eq "$(c promoted)" 0 "pages promoted (the target was their own node, then
 echo "ok: $(c failed_no_memory) pages counted as no memory on the target, $(c failed_gone) as gone"
 
 # 2. Frames freed while their records wait cost the rate cap nothing:
-# they are no longer pages in use (the freed frames a migration's copy
-# reads post are the common case). The first record, already on its
+# off the LRU, they were never candidates (the freed frames a
+# migration's copy reads post are the common case). The first record, already on its
 # target (the CXL node again), is charged whole and holds the rest back
 # for two seconds; the workload then exits, and once the target is node
 # 0 the records left find free frames (not on an LRU list). Charged,
