@@ -22,7 +22,8 @@
 #   CPU                   the promoter's worker and drain time; kdamond's
 #                         utime + stime; NUMA balancing's is not measured
 #                         under the balloon (bpftrace cannot start there)
-#   p99 latency           the promoter's batches, drain to migration done
+#   p99 latency           the promoter's batches, drain to migration done, and the
+#                         share of its queued pages that expired unmigrated
 #   client p99            pgbench: the transactions' p99 latency (its log)
 #   own on CXL            the workload's own heap and stack pages (a
 #                         pgbench backend's) off node 0 halfway through
@@ -110,7 +111,7 @@ for b in "$@"; do
 		# kdamond by its clock ticks (USER_HZ 100) where the probes did not run
 		t=$(kv kdamond_ticks "$cost")
 		[ -z "$t" ] || [ "$(kv probe_oncpu_ns "$cost")" != 0 ] || cpu_ns=$((cpu_ns + t * 10000000))
-		lat=-1 throttles=-1 cp99=-1
+		lat=-1 throttles=-1 cp99=-1 expired=-1
 		[ -z "$(kv client_latency_p99_us "$cost")" ] || cp99=$(kv client_latency_p99_us "$cost")
 		case "$pol" in
 		chmu)
@@ -119,7 +120,12 @@ for b in "$@"; do
 			# queue drains after the run)
 			cpu_ns=$((cpu_ns + $(kv promote_worker_ns "$cost") + $(kv drain_ns "$cost")))
 			lat=$(kv promote_latency_p99_ns "$cost")
-			throttles=$(kv promote_throttles "$cost") ;;
+			throttles=$(kv promote_throttles "$cost")
+			# the queued pages given up for the latency target: the
+			# p99 counts only the batches that were migrated
+			q=$(kv promote_queued_pages "$cost") x=$(kv promote_expired_pages "$cost")
+			[ -z "$x" ] || [ "${q:-0}" -le 0 ] ||
+				expired=$(awk -v x="$x" -v q="$q" 'BEGIN { printf "%.4f", x / q }') ;;
 		damon-tier)
 			# unknown (-1) where a stats command did not return
 			# (damon_timeout= or damon_failed= in the costs)
@@ -138,12 +144,12 @@ for b in "$@"; do
 		first=0
 		cpu_ms=-1
 		[ "$cpu_ns" = -1 ] || cpu_ms=$((cpu_ns / 1000000))
-		printf '{"workload":"%s","ratio":%s,"tracker":"%s","policy":"%s","x_dram_run":%s,"x_dram_steady":%s,"cxl_share_steady":%s,"promoted":%s,"demoted":%s,"pingpong":%s,"pingpong_share":%s,"thp_split":%s,"cpu_ms":%s,"latency_p99_ms":%s,"throttles":%s,"client_p99_ms":%s,"own_pages_off_node0":%s,"pinned_off_node0":%s,"confounded":%s}' \
+		printf '{"workload":"%s","ratio":%s,"tracker":"%s","policy":"%s","x_dram_run":%s,"x_dram_steady":%s,"cxl_share_steady":%s,"promoted":%s,"demoted":%s,"pingpong":%s,"pingpong_share":%s,"thp_split":%s,"cpu_ms":%s,"latency_p99_ms":%s,"expired_share":%s,"throttles":%s,"client_p99_ms":%s,"own_pages_off_node0":%s,"pinned_off_node0":%s,"confounded":%s}' \
 			"$workload" "$ratio" "$tracker" "$pol" "$run" "$steady" "$share" "$(nul "$promoted")" "$(nul "$demoted")" \
 			"$([ "$pol" = dram ] && echo null || echo "$pingpong")" \
 			"$([ "$pp_share" = -1 ] && echo null || echo "$pp_share")" "$splits" \
 			"$(nul "$cpu_ms")" "$([ "$lat" = -1 ] && echo null || awk -v l="$lat" 'BEGIN { printf "%.1f", l / 1e6 }')" \
-			"$([ "$throttles" = -1 ] && echo null || echo "$throttles")" \
+			"$(nul "$expired")" "$([ "$throttles" = -1 ] && echo null || echo "$throttles")" \
 			"$([ "$cp99" = -1 ] && echo null || awk -v l="$cp99" 'BEGIN { printf "%.2f", l / 1e3 }')" \
 			"$own" "$pinned" "$confounded" >>"$out/tier.json"
 		printf '| %s | 1:%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$workload" "$ratio" "$tracker" \
@@ -151,7 +157,8 @@ for b in "$@"; do
 			"$(nul "$promoted" -)" "$(nul "$demoted" -)" \
 			"$([ "$pol" = dram ] && echo - || echo "$pingpong ($(awk -v s="$pp_share" 'BEGIN { printf "%.1f%%", s < 0 ? 0 : s * 100 }'))")" \
 			"$(nul "$cpu_ms" -)" \
-			"$([ "$lat" = -1 ] && echo - || awk -v l="$lat" 'BEGIN { printf "%.0f ms", l / 1e6 }')" \
+			"$([ "$lat" = -1 ] && echo - || awk -v l="$lat" -v x="$expired" 'BEGIN {
+				printf "%.0f ms", l / 1e6; if (x >= 0) printf " (%.0f%% expired)", x * 100 }')" \
 			"$([ "$cp99" = -1 ] && echo - || awk -v l="$cp99" 'BEGIN { printf "%.1f ms", l / 1e3 }')" \
 			"$([ "$confounded" = true ] && echo "**$own + $pinned code**" || echo 0)" >>"$out/tier.md.rows"
 	done

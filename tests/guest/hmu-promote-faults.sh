@@ -56,7 +56,7 @@ wait $wl || fail "workload failed"
 wl=
 reasons="failed_gone failed_not_lru failed_isolate failed_no_memory failed_on_target failed_busy
 	failed_watermark failed_policy failed_rate_limited"
-for f in tried promoted $reasons batches; do
+for f in tried promoted $reasons batches charged; do
 	echo "$f=$(c $f)"
 done
 failed=0
@@ -64,6 +64,7 @@ for f in $reasons; do failed=$((failed + $(c $f))); done
 expect_eq "$(c tried)" $(($(c promoted) + failed)) "pages tried = promoted + failed by reason"
 expect_eq "$(c tried)" $((48 * 512)) "every page of every record looked at"
 expect_eq "$(c promoted)" 0 "pages promoted (the target was their own node, then offline)"
+expect_eq "$(c charged)" $(($(c tried) - $(c failed_not_lru))) "pages charged = tried but off the LRU"
 [ "$(c failed_no_memory)" -ge 512 ] || fail "a record for a target without memory is not counted as no_memory"
 [ "$(c failed_gone)" -ge 512 ] || fail "a record taken after the region went is not counted as gone"
 echo "ok: $(c failed_no_memory) pages counted as no memory on the target, $(c failed_gone) as gone"
@@ -93,7 +94,7 @@ wl=
 echo -1 >$P/node
 wait_for "records of freed frames held back by the rate cap" attr_cmp $P/pending -eq 0
 echo 0 >$P/enable
-for f in tried promoted $reasons; do
+for f in tried promoted $reasons charged; do
 	echo "$f=$(c $f)"
 done
 failed=0
@@ -101,6 +102,7 @@ for f in $reasons; do failed=$((failed + $(c $f))); done
 expect_eq "$(c tried)" $((48 * 512)) "every page of every record looked at"
 expect_eq "$(c tried)" $(($(c promoted) + failed)) "pages tried = promoted + failed by reason"
 [ "$(c failed_on_target)" -ge 512 ] || fail "the first record was not on its target"
+expect_eq "$(c charged)" "$(c failed_on_target)" "pages charged to the cap: those on their target, not the freed ones"
 # more than 30 records of freed frames: charged, they would have taken
 # over the 60 s the queue got to empty
 [ "$(c failed_not_lru)" -ge $((31 * 512)) ] ||

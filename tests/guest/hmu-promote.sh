@@ -73,17 +73,18 @@ reasons="failed_gone failed_not_lru failed_isolate failed_no_memory failed_on_ta
 	failed_watermark failed_policy failed_rate_limited"
 # failed: the sum of the reasons
 failed() { local f n=0; for f in $reasons; do n=$((n + $(c $f))); done; echo $n; }
-for f in queued queued_pages skipped dropped tried promoted $reasons batches worker_ns wait_ns \
-	throttle_pps throttles; do
+for f in queued queued_pages skipped dropped expired tried promoted $reasons batches worker_ns wait_ns \
+	charged throttle_pps throttles; do
 	echo "$f=$(c $f)"
 done
 expect_eq "$(c promoted)" 2 "pages promoted"
-expect_eq "$(c skipped) $(c dropped)" "0 0" "entries skipped, records dropped"
+expect_eq "$(c skipped) $(c dropped) $(c expired)" "0 0 0" "entries skipped, records dropped, expired (no latency target)"
 failed=$(failed)
 expect_eq "$(c tried)" $(($(c promoted) + failed)) "pages tried = promoted + failed by reason"
 expect_eq "$(c tried)" "$(c queued_pages)" "every queued page tried"
 # Later posts of the two units are their old pages, freed by the migration
 expect_eq "$(c failed_not_lru)" "$failed" "failures are freed old pages"
+expect_eq "$(c charged)" 2 "pages charged to the rate cap (the freed old pages are not)"
 
 ev=$(trace_events chmu_promote from_nid to_nid)
 [ -n "$ev" ] || fail "no chmu_promote event"

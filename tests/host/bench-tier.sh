@@ -51,7 +51,7 @@ vms "$d/t4" chmu 999 50 4
 vms "$d/t4" numab 300 280 0
 vms "$d/t4" damon-tier 0 5 0
 cost "$d/t4" chmu promote_promoted=200 promote_worker_ns=3000000 drain_ns=4000000 \
-	promote_latency_p99_ns=150000000 promote_throttles=1
+	promote_latency_p99_ns=150000000 promote_throttles=1 promote_queued_pages=400 promote_expired_pages=100
 cost "$d/t4" numab
 cost "$d/t4" damon-tier damon_sz_applied=409600 damon_cold_sz_applied=819200 pinned_off_node0=3
 # halfway placements: NUMA balancing's workload all on node 0; DAMON's
@@ -101,8 +101,10 @@ expect_eq "$(q '[.[] | select(.workload == "zipf") | .client_p99_ms] | unique')"
 expect_eq "$(q '[.[] | select(.ratio == 4 and .workload == "zipf") | [.policy, .x_dram_run, .x_dram_steady, .cxl_share_steady]]')" \
 	'[["chmu",0.55,0.6,0.167],["damon-tier",0.5,0.55,0.364],["dram",1,1,1],["none",0.5,0.5,0.8],["numab",0.45,0.5,0.4]]' \
 	"1:4: throughput against all DRAM (run, steady), steady CXL share"
-expect_eq "$(q '[.[] | select(.workload == "zipf" and .ratio == 4 and .policy == "chmu") | [.promoted, .demoted, .pingpong, .pingpong_share, .cpu_ms, .latency_p99_ms, .throttles]]')" \
-	'[[999,50,4,0.004,10,150,1]]' "the promoter: pgpromote_success in the run's window (not its own count), demotions, ping-pong, CPU, latency, back-offs"
+expect_eq "$(q '[.[] | select(.workload == "zipf" and .ratio == 4 and .policy == "chmu") | [.promoted, .demoted, .pingpong, .pingpong_share, .cpu_ms, .latency_p99_ms, .expired_share, .throttles]]')" \
+	'[[999,50,4,0.004,10,150,0.25,1]]' "the promoter: pgpromote_success in the run's window (not its own count), demotions, ping-pong, CPU, latency, expired share, back-offs"
+expect_eq "$(q '[.[] | select(.policy != "chmu" or .ratio == 2) | .expired_share] | unique')" '[null]' "expired share: the promoter's, where its costs say"
+grep -q "| 150 ms (25% expired) |" "$d/out/tier.md" || fail "tier.md: no '150 ms (25% expired)' cell"
 expect_eq "$(q '[.[] | select(.workload == "zipf" and .ratio == 4 and .policy == "numab") | [.promoted, .demoted, .pingpong, .latency_p99_ms]]')" \
 	'[[300,280,0,null]]' "NUMA balancing: pgpromote_success, its ping-pong"
 expect_eq "$(q '[.[] | select(.workload == "zipf" and .ratio == 4 and .policy == "damon-tier") | [.promoted, .demoted]]')" \
