@@ -286,6 +286,17 @@ hmu_wait() {
 	fail "$1 is $(cat $HMU/$1), not $2"
 }
 
+# PROMOTE_REASONS: the promoter's counters of pages tried but not promoted
+# (promote/failed_*); promote_failed [DIR]: their sum in DIR (default
+# $HMU/promote), so that tried = promoted + promote_failed.
+PROMOTE_REASONS="failed_gone failed_not_lru failed_isolate failed_no_memory failed_on_target
+	failed_busy failed_watermark failed_policy failed_rate_limited"
+promote_failed() {
+	local f n=0
+	for f in $PROMOTE_REASONS; do n=$((n + $(cat "${1:-$HMU/promote}/$f"))); done
+	echo $n
+}
+
 # perf_hold ARGS...: a chmu-perf session (ARGS as chmu-perf's) in the
 # background that lasts until perf_release, not for a time: a session
 # timed with sleep can end before the checks made while it is open.

@@ -54,13 +54,11 @@ echo 0 >$P/enable	# waits for a batch in flight: the counters are final
 kill -USR1 $wl
 wait $wl || fail "workload failed"
 wl=
-reasons="failed_gone failed_not_lru failed_isolate failed_no_memory failed_on_target failed_busy
-	failed_watermark failed_policy failed_rate_limited"
+reasons=$PROMOTE_REASONS
 for f in tried promoted $reasons batches charged; do
 	echo "$f=$(c $f)"
 done
-failed=0
-for f in $reasons; do failed=$((failed + $(c $f))); done
+failed=$(promote_failed)
 expect_eq "$(c tried)" $(($(c promoted) + failed)) "pages tried = promoted + failed by reason"
 expect_eq "$(c tried)" $((48 * 512)) "every page of every record looked at"
 expect_eq "$(c promoted)" 0 "pages promoted (the target was their own node, then offline)"
@@ -97,8 +95,7 @@ echo 0 >$P/enable
 for f in tried promoted $reasons charged; do
 	echo "$f=$(c $f)"
 done
-failed=0
-for f in $reasons; do failed=$((failed + $(c $f))); done
+failed=$(promote_failed)
 expect_eq "$(c tried)" $((48 * 512)) "every page of every record looked at"
 expect_eq "$(c tried)" $(($(c promoted) + failed)) "pages tried = promoted + failed by reason"
 [ "$(c failed_on_target)" -ge 512 ] || fail "the first record was not on its target"

@@ -21,8 +21,7 @@ wl=
 trap '[ -z "$wl" ] || kill $wl 2>/dev/null; echo 0 >$TRACE/events/chmu/chmu_promote/enable; chmu_cleanup' EXIT
 eval "$(chmu-region create -m mem0 --ram)"
 P=$HMU/promote
-reasons="failed_gone failed_not_lru failed_isolate failed_no_memory failed_on_target failed_busy
-	failed_watermark failed_policy failed_rate_limited"
+reasons=$PROMOTE_REASONS
 
 expect_eq "$(cat $P/max_latency_ms)" 0 "no target by default"
 for v in 1 3 60001 -1 x ""; do expect_errno "Invalid argument" $P/max_latency_ms "$v"; done
@@ -61,8 +60,7 @@ expect_eq "$(cat $P/queued) $(cat $P/queued_pages) $(cat $P/dropped)" "1000 1000
 expect_eq "$(cat $P/expired_pages)" "$(cat $P/expired)" "expired pages (one per record)"
 expect_eq "$(($(cat $P/expired_pages) + $(cat $P/tried)))" 1000 "queued pages = expired + tried"
 [ "$(cat $P/expired)" -gt 0 ] || fail "nothing expired at 256 pages/s within 750 ms"
-failed=0
-for f in $reasons; do failed=$((failed + $(cat $P/$f))); done
+failed=$(promote_failed)
 expect_eq "$(cat $P/tried)" $(($(cat $P/promoted) + failed)) "pages tried = promoted + failed by reason"
 expect_eq "$(cat $P/failed_watermark) $(cat $P/failed_policy) $(cat $P/failed_rate_limited)" "0 0 0" \
 	"pages refused before any work (watermark, policy, node rate limit)"

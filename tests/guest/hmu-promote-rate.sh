@@ -22,8 +22,7 @@ rl0=$(cat $RL)
 wl=
 trap 'echo $rl0 >$RL; [ -z "$wl" ] || kill $wl 2>/dev/null; chmu_cleanup' EXIT
 eval "$(chmu-region create -m mem0,mem1 -g 4096 --ram)"
-reasons="failed_gone failed_not_lru failed_isolate failed_no_memory failed_on_target failed_busy
-	failed_watermark failed_policy failed_rate_limited"
+reasons=$PROMOTE_REASONS
 sum() { local h n=0; for h in $HMU0 $HMU1; do n=$((n + $(cat $h/promote/$1))); done; echo $n; }
 vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 

@@ -16,8 +16,7 @@ trap 'echo $mf0 >$MF; [ -z "$wl" ] || kill $wl 2>/dev/null; chmu_cleanup' EXIT
 eval "$(chmu-region create -m mem0 --ram)"
 P=$HMU/promote
 c() { cat "$P/$1"; }
-reasons="failed_gone failed_not_lru failed_isolate failed_no_memory failed_on_target failed_busy
-	failed_watermark failed_policy failed_rate_limited"
+reasons=$PROMOTE_REASONS
 
 hmu_cfg mode=always-on threshold=50 unit_shift=12 access=1 fill_threshold=0 poll_ms=100 enable=1
 echo 1 >$P/enable
@@ -44,8 +43,7 @@ wait $wl || fail "workload failed"
 wl=
 out=$(cat /tmp/wm.out)
 for f in tried promoted $reasons; do echo "$f=$(c $f)"; done
-failed=0
-for f in $reasons; do failed=$((failed + $(c $f))); done
+failed=$(promote_failed)
 expect_eq "$(c promoted)" 0 "pages promoted while node 0 is under its high watermark"
 [ "$(c failed_watermark)" -ge 2 ] || fail "$(c failed_watermark) pages refused for the watermark: fewer than the workload's 2"
 expect_eq "$(c tried)" "$failed" "pages tried = failed by reason"

@@ -69,17 +69,14 @@ expect_eq "$(kv after0 "$out") $(kv after1 "$out")" "0 0" "units read 50 times n
 expect_eq "$(kv after2 "$out") $(kv after3 "$out")" "$NODE $NODE" "units read 25 times still on node $NODE"
 
 c() { cat "$P/$1"; }
-reasons="failed_gone failed_not_lru failed_isolate failed_no_memory failed_on_target failed_busy
-	failed_watermark failed_policy failed_rate_limited"
-# failed: the sum of the reasons
-failed() { local f n=0; for f in $reasons; do n=$((n + $(c $f))); done; echo $n; }
+reasons=$PROMOTE_REASONS
 for f in queued queued_pages skipped dropped expired tried promoted $reasons batches worker_ns wait_ns \
 	charged throttle_pps throttles; do
 	echo "$f=$(c $f)"
 done
 expect_eq "$(c promoted)" 2 "pages promoted"
 expect_eq "$(c skipped) $(c dropped) $(c expired)" "0 0 0" "entries skipped, records dropped, expired (no latency target)"
-failed=$(failed)
+failed=$(promote_failed)
 expect_eq "$(c tried)" $(($(c promoted) + failed)) "pages tried = promoted + failed by reason"
 expect_eq "$(c tried)" "$(c queued_pages)" "every queued page tried"
 # Later posts of the two units are their old pages, freed by the migration
@@ -134,7 +131,7 @@ wl2=
 expect_eq "$(kv after0 "$(cat /tmp/promote.membind)")" "$NODE" "numactl --membind: the page stays on node $NODE"
 [ "$(c failed_policy)" -ge 1 ] || fail "numactl --membind: no page refused by policy"
 expect_eq "$(c promoted)" 0 "numactl --membind: pages promoted"
-expect_eq "$(c tried)" "$(failed)" "numactl --membind: pages tried = failed by reason"
+expect_eq "$(c tried)" "$(promote_failed)" "numactl --membind: pages tried = failed by reason"
 
 # min_count: every posted count is 50 (always-on), so 51 queues nothing.
 echo >$TRACE/trace
