@@ -58,6 +58,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -78,6 +79,7 @@
 #define OPT_LOCK 0x100
 #define OPT_PID 0x101
 #define OPT_ADDR 0x102
+#define OPT_CGROUP 0x103
 #define MAX_NODES 64
 #define MPOL_DEFAULT 0
 #define MPOL_BIND 2
@@ -123,6 +125,7 @@ static struct env {
 	int have_size;
 	int pid;		/* move: the process */
 	uint64_t addr;		/* move: the range's start in it */
+	const char *cgroup;	/* the memory cgroup the area is charged to */
 	char **files;		/* pin: the files */
 	int nr_files;
 } env = {
@@ -161,6 +164,10 @@ static const struct argp_option opts[] = {
 	{ "no-thp", 't', NULL, 0, "Anonymous memory in base pages (MADV_NOHUGEPAGE)", 0 },
 	{ "lock", OPT_LOCK, NULL, 0, "Anonymous memory: lock it in memory once "
 	  "allocated (mlock: never reclaimed, demoted or migrated; a balloon)", 0 },
+	{ "cgroup", OPT_CGROUP, "DIR", 0, "Anonymous memory: charge the area to the "
+	  "cgroup v2 directory DIR (the process joins it while the area is allocated, "
+	  "then returns to its own cgroup, where everything else it allocates is "
+	  "charged)", 0 },
 	{ "movable", 'm', NULL, 0, "With --node: once allocated there, give the area the "
 	  "default policy back, so that the kernel may migrate it (NUMA balancing)", 0 },
 	{ "duration", 'D', "SECS", 0, "zipf: run SECS seconds instead of --accesses "
@@ -308,6 +315,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 't':
 		env.no_thp = 1;
 		break;
+	case OPT_CGROUP:
+		env.cgroup = arg;
+		break;
 	case OPT_PID:
 		errno = 0;
 		v = strtol(arg, &end, 10);
@@ -348,19 +358,19 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			if (!env.nr_files)
 				argp_error(state, "pin needs a FILE");
 			if (env.dax || env.anon || env.node >= 0 || env.pid || env.addr ||
-			    env.have_size || env.lock || env.movable || env.no_thp)
+			    env.have_size || env.lock || env.movable || env.no_thp || env.cgroup)
 				argp_error(state, "pin takes FILE... only");
 			break;
 		}
 		if (!strcmp(env.mode, "balloon")) {
 			if (env.node < 0 || !env.have_size || env.dax || env.anon || env.pid ||
-			    env.addr || env.lock || env.movable || env.no_thp)
+			    env.addr || env.lock || env.movable || env.no_thp || env.cgroup)
 				argp_error(state, "balloon needs --node and --size only");
 			break;
 		}
 		if (!strcmp(env.mode, "move")) {
 			if (!env.pid || !env.addr || env.node < 0 || !env.have_size || env.dax ||
-			    env.anon || env.lock || env.movable || env.no_thp)
+			    env.anon || env.lock || env.movable || env.no_thp || env.cgroup)
 				argp_error(state, "move needs --pid, --addr, --size and --node only");
 			if (env.size % (uint64_t)sysconf(_SC_PAGESIZE))
 				argp_error(state, "move: --size is not a whole number of pages");
@@ -397,6 +407,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--lock is for anonymous memory");
 		if (env.no_thp && env.dax)
 			argp_error(state, "--no-thp is for anonymous memory");
+		if (env.cgroup && env.dax)
+			argp_error(state, "--cgroup is for anonymous memory");
 		if (!strcmp(env.mode, "zipf") && env.size / env.unit_size < 1)
 			argp_error(state, "--size is smaller than one unit");
 		if (!strcmp(env.mode, "zipf") && env.size / env.unit_size > (1U << 24))
@@ -408,6 +420,79 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
+}
+
+/* this process into the cgroup v2 directory @dir; 0, or -1 said in one line */
+static int cgroup_move(const char *dir)
+{
+	char path[PATH_MAX], pid[16];
+	int fd, n, err = 0;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, pid, n) != n)
+		err = -1;
+	if (err)
+		fprintf(stderr, "chmu-workload: cgroup %s: %s\n", dir, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+/*
+ * This process's cgroup v2 directory into @buf: the cgroup2 mount (from
+ * /proc/self/mounts) joined with the path in /proc/self/cgroup ("0::/x").
+ */
+static int own_cgroup(char *buf, size_t len)
+{
+	char line[PATH_MAX + 64], mnt[PATH_MAX] = "", rel[PATH_MAX] = "", type[16];
+	FILE *f = fopen("/proc/self/mounts", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %4095s %15s", mnt, type) == 2 && !strcmp(type, "cgroup2"))
+			break;
+		mnt[0] = 0;
+	}
+	if (f)
+		fclose(f);
+	f = fopen("/proc/self/cgroup", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3) && sscanf(line + 3, "%4095s", rel) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (!mnt[0] || rel[0] != '/' ||
+	    (size_t)snprintf(buf, len, "%s%s", mnt, rel) >= len) {
+		fprintf(stderr, "chmu-workload: --cgroup: no cgroup v2 hierarchy for this process\n");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Allocate every page of the area now (the kernel zeroes them), so that
+ * the workload's own accesses are exactly the ones it counts and loads do
+ * not land on the shared zero page. With --cgroup the process is in DIR
+ * for this call alone: the area is charged there, and what the process
+ * allocates before and after (stack, heap, its libraries' data) is
+ * charged to its own cgroup (make bench keeps those out of reach of
+ * reclaim and DAMON's filters with it).
+ */
+static int populate(void *p)
+{
+	char home[PATH_MAX];
+	int err = 0;
+
+	if (env.cgroup && (own_cgroup(home, sizeof(home)) || cgroup_move(env.cgroup)))
+		return -1;
+	if (madvise(p, env.size, MADV_POPULATE_WRITE)) {
+		fprintf(stderr, "chmu-workload: populate: %s\n", strerror(errno));
+		err = -1;
+	}
+	if (env.cgroup && cgroup_move(home))
+		err = -1;
+	return err;
 }
 
 static void *map_area(void)
@@ -453,13 +538,7 @@ static void *map_area(void)
 		munmap(p, env.size);
 		return NULL;
 	}
-	/*
-	 * Allocate every page now (the kernel zeroes them), so that the
-	 * workload's own accesses are exactly the ones it counts and loads
-	 * do not land on the shared zero page.
-	 */
-	if (madvise(p, env.size, MADV_POPULATE_WRITE)) {
-		fprintf(stderr, "chmu-workload: populate: %s\n", strerror(errno));
+	if (populate(p)) {
 		munmap(p, env.size);
 		return NULL;
 	}

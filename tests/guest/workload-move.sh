@@ -14,6 +14,11 @@
 # node 0's free memory drops by that much, its LRU lists do not grow by
 # it (nothing can reclaim, demote or migrate those pages), and SIGUSR1
 # gives it back.
+# chmu-workload --cgroup: a holder started in one memory cgroup with its
+# area of 1024 pages charged to another: the second's anonymous memory is
+# exactly the area's 4 MiB, the holder is back in the first, whose
+# anonymous memory holds its own pages (stack, heap). A missing DIR: one
+# line of error, non-zero exit.
 . tests/lib.sh
 wl=
 trap '[ -z "$wl" ] || kill $wl 2>/dev/null; wait; chmu-region destroy all' EXIT
@@ -125,6 +130,28 @@ free2=$(( $(n0 MemFree) + $(pcp0) ))
 echo "node 0: free and on per-CPU lists $free2 kB after the balloon went"
 [ $((free2 - free1)) -ge 90000 ] || fail "the balloon's memory did not come back ($free1 -> $free2 kB)"
 out=$(chmu-workload balloon --size 4K 2>&1) && fail "balloon without --node accepted"
+
+# --cgroup
+CG=/sys/fs/cgroup
+echo +memory >$CG/cgroup.subtree_control
+mkdir -p $CG/chmu-wl-area $CG/chmu-wl-home
+(echo $BASHPID >$CG/chmu-wl-home/cgroup.procs &&
+	exec chmu-workload touch --node 0 --no-thp --size 4M --units 0 --count 1 --hold \
+		--cgroup $CG/chmu-wl-area) >/tmp/cg.out &
+wl=$!
+wait_for "the holder did not start" grep -q '^held=' /tmp/cg.out
+anon() { awk '$1 == "anon" { print $2 }' $CG/$1/memory.stat; }
+expect_eq "$(anon chmu-wl-area) $(cat /proc/$wl/cgroup)" "4194304 0::/chmu-wl-home" \
+	"the area's bytes charged to chmu-wl-area, the holder's cgroup"
+[ "$(anon chmu-wl-home)" -gt 0 ] || fail "nothing of the holder's own is charged to chmu-wl-home"
+kill -USR1 $wl
+wait $wl || fail "the holder did not exit cleanly"
+wl=
+rmdir $CG/chmu-wl-area $CG/chmu-wl-home
+out=$(chmu-workload touch --node 0 --size 4K --units 0 --cgroup /sys/fs/cgroup/chmu-missing 2>&1) &&
+	fail "a missing cgroup accepted"
+expect_eq "$out" "chmu-workload: cgroup /sys/fs/cgroup/chmu-missing: No such file or directory" \
+	"--cgroup: a missing directory"
 
 out=$(chmu-workload move --pid 999999 --addr 1000 --size 4K --node 0 2>&1) && fail "a missing PID accepted"
 expect_eq "$(wc -l <<<"$out")" 1 "one line of error"
