@@ -58,6 +58,9 @@
 #   BENCH_TIER_PG_ZIPF=1.01, BENCH_TIER_PG_CLIENTS=2
 #                         the tiering runs' length, working set, Zipf
 #                         exponent, DAMON tiering's quota each way
+#   BENCH_PROMOTE_MIN_COUNT=0
+#                         the promoter's promote/min_count (a unit's
+#                         count it needs; the device reports from 16)
 set -euo pipefail
 R=${CHMU_RESULTS:?}
 PASSES=${BENCH_PASSES:-8}
@@ -308,6 +311,7 @@ policy_on() {
 		echo 1 >$I/enable
 		# act on a report within one epoch: older ones expire
 		echo 100 >$I/promote/max_latency_ms
+		echo "${BENCH_PROMOTE_MIN_COUNT:-0}" >$I/promote/min_count
 		echo 1 >$I/promote/enable
 		;;
 	numab) sysctl -q kernel.numa_balancing=2 ;;
@@ -358,13 +362,13 @@ policy_on() {
 			for m in sz age; do echo 4294967295 >$c/schemes/0/access_pattern/$m/max; done
 			echo 0 >$c/schemes/0/access_pattern/nr_accesses/max
 			damon_tier_scheme $c/schemes/0 Y
-			# and only the bench's own memory (the recipe's per-cgroup
-			# form): code demoted to the CXL node runs a thousand
-			# times slower under TCG (pinned code is charged to the
-			# root cgroup, read before the bench moved into its own)
+			# and only the experiment's memory, CGW (the recipe's
+			# per-cgroup form): the processes' own memory and code
+			# (CGP, the root cgroup) would run a thousand times
+			# slower on the CXL node under TCG
 			echo 2 >$c/schemes/0/filters/nr_filters
 			echo memcg >$c/schemes/0/filters/1/type
-			echo /chmu-bench >$c/schemes/0/filters/1/memcg_path
+			echo "${CGW#/sys/fs/cgroup}" >$c/schemes/0/filters/1/memcg_path
 			echo N >$c/schemes/0/filters/1/matching
 			echo on >$D/1/state
 		fi
@@ -492,14 +496,33 @@ balloon_to() {
 		{ echo "bench: node 0 has $avail kB of room, not $1 (balloons of $BALLOON_KB kB)" >&2; exit 1; }
 }
 BALLOON_KB=0
-# tier_cgroup: this shell, and all it starts from now on (the workload,
-# the server, the filler), into the memory cgroup /chmu-bench, whose
-# pages DAMON's demotion side is limited to; the code pinned before stays
-# charged to the root cgroup
+# tier_cgroup: two memory cgroups. CGW, /chmu-bench: the experiment's
+# memory, the working set and the filler (chmu-workload --cgroup charges
+# an area there; PostgreSQL's shared buffers, tier_pg_setup), the only
+# pages DAMON's demotion side may take. CGP, /chmu-bench-procs, with
+# memory.min at max: this shell and all it starts from now on, so the
+# processes' own memory (stacks, heaps, their libraries' data, a server's
+# backends', the code pinned from now on) is out of reclaim's reach:
+# kswapd never demotes it. Under TCG a small hot set's accessed bits stay
+# clear (bench/young.sh), so reclaim and DAMON took a workload's stack
+# and heap for cold memory; on the CXL node each access to them is a
+# thousand times slower, not a few, and that decided NUMA balancing's
+# and DAMON's runs by itself. Every policy's run has the same split.
+CGW=/sys/fs/cgroup/chmu-bench
+CGP=/sys/fs/cgroup/chmu-bench-procs
 tier_cgroup() {
 	echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
-	mkdir -p /sys/fs/cgroup/chmu-bench
-	echo $$ >/sys/fs/cgroup/chmu-bench/cgroup.procs
+	mkdir -p $CGW $CGP
+	echo max >$CGP/memory.min
+	echo $$ >$CGP/cgroup.procs
+}
+# cg_procs_home: every process in CGW into CGP (the backend that read
+# the shared buffers in there); the run stops if one stays
+cg_procs_home() {
+	local p
+	while read -r p; do echo "$p" >$CGP/cgroup.procs 2>/dev/null || true; done <$CGW/cgroup.procs
+	[ ! -s $CGW/cgroup.procs ] ||
+		{ echo "bench: processes left in $CGW: $(tr '\n' ' ' <$CGW/cgroup.procs)" >&2; exit 1; }
 }
 # pin_code FILE...: each program or library and the libraries it links
 # locked in memory while node 0 has room (chmu-workload pin; PIN: the
@@ -522,6 +545,13 @@ pin_code() {
 	PIN=$!
 	wait_key "$R/pin.txt" held "the code was not pinned"
 	printf '%s\n' "${files[@]}" >"$R/pinned.txt"
+}
+# pinned_off: the pinned code's pages off node 0 (DAMON's migrate_cold
+# migrates mlocked pages): the holder's file mappings only, not its own
+# stack and heap
+pinned_off() {
+	awk '/ file=/ { for (i = 2; i <= NF; i++) if ($i ~ /^N[0-9]+=/ && $i !~ /^N0=/) {
+		split($i, kv, "="); s += kv[2] } } END { print s + 0 }' /proc/$PIN/numa_maps
 }
 unpin_code() {
 	[ -z "$PIN" ] || { kill -USR1 $PIN 2>/dev/null; wait $PIN 2>/dev/null || true; }
@@ -552,28 +582,45 @@ tier_pg_setup() {
 		>$PGH/initdb.log 2>&1 || { echo "bench: initdb: $(tail -n 2 $PGH/initdb.log)" >&2; exit 1; }
 	# one process per client, no background writes to speak of: the
 	# run's memory traffic is the queries'
-	pgu "$PGB/pg_ctl" -D $PGH/data -l $PGH/server.log -w -t 600 -o "-c shared_buffers=$PG_SB \
-		-c huge_pages=off -c listen_addresses= -c unix_socket_directories=$PGH -c fsync=off \
-		-c synchronous_commit=off -c full_page_writes=off -c autovacuum=off -c jit=off \
-		-c max_connections=20" start >/dev/null ||
-		{ echo "bench: postgres did not start: $(tail -n 2 $PGH/server.log)" >&2; exit 1; }
-	PG_PID=$(head -n 1 $PGH/data/postmaster.pid)
+	pg_start() {
+		pgu "$PGB/pg_ctl" -D $PGH/data -l $PGH/server.log -w -t 600 -o "-c shared_buffers=$PG_SB \
+			-c huge_pages=off -c listen_addresses= -c unix_socket_directories=$PGH -c fsync=off \
+			-c synchronous_commit=off -c full_page_writes=off -c autovacuum=off -c jit=off \
+			-c max_connections=20" start >/dev/null ||
+			{ echo "bench: postgres did not start: $(tail -n 2 $PGH/server.log)" >&2; exit 1; }
+	}
+	pg_start
 	"$PGB/pgbench" -i -q -s "$PG_SCALE" -h $PGH -U postgres postgres >$PGH/init.log 2>&1 ||
 		{ echo "bench: pgbench -i: $(tail -n 2 $PGH/init.log)" >&2; exit 1; }
+	# A fresh server for the runs (the load's buffers went with the
+	# first one's shared memory), in CGP like the shell: its processes'
+	# own memory is charged there, and so are the parts of the shared
+	# memory the postmaster initialises (descriptors, lock tables); a
+	# fork shares the postmaster's pages with every backend
+	pgu "$PGB/pg_ctl" -D $PGH/data -m fast -w stop >/dev/null ||
+		{ echo "bench: postgres did not stop: $(tail -n 2 $PGH/server.log)" >&2; exit 1; }
+	pg_start
+	PG_PID=$(head -n 1 $PGH/data/postmaster.pid)
 	# A session held open for the whole boot reads the table and its
 	# index into shared_buffers: its backend maps what it touched (a
 	# shared mapping's pages are in the page tables of the processes
 	# that touched them, and move_pages(2) goes by those), the
-	# postmaster what it initialised; the two move the working set
+	# postmaster what it initialised; the two move the working set.
+	# Its backend is in CGW while it reads them: the buffers' pages
+	# are charged to CGW as it first touches them
 	mkfifo $PGH/hold.in
 	"$PGB/psql" -X -q -A -t -h $PGH -U postgres -d postgres <$PGH/hold.in >$PGH/hold.out 2>&1 &
 	exec 8>$PGH/hold.in
 	echo "CREATE EXTENSION pg_prewarm;
-		SELECT pg_prewarm('pgbench_accounts') + pg_prewarm('pgbench_accounts_pkey');
 		SELECT 'backend=' || pg_backend_pid();" >&8
 	for _ in $(seq 1200); do grep -q '^backend=' $PGH/hold.out && break; sleep 0.5; done
 	PG_HOLD=$(sed -n 's/^backend=//p' $PGH/hold.out)
-	[ -n "$PG_HOLD" ] || { echo "bench: pg_prewarm: $(tail -n 2 $PGH/hold.out)" >&2; exit 1; }
+	[ -n "$PG_HOLD" ] || { echo "bench: no session: $(tail -n 2 $PGH/hold.out)" >&2; exit 1; }
+	echo "$PG_HOLD" >$CGW/cgroup.procs
+	echo "SELECT 'prewarmed=' || (pg_prewarm('pgbench_accounts') + pg_prewarm('pgbench_accounts_pkey'));" >&8
+	for _ in $(seq 1200); do grep -q '^prewarmed=' $PGH/hold.out && break; sleep 0.5; done
+	grep -q '^prewarmed=' $PGH/hold.out || { echo "bench: pg_prewarm: $(tail -n 2 $PGH/hold.out)" >&2; exit 1; }
+	cg_procs_home
 	# the main shared memory segment: the postmaster's largest shared
 	# writable mapping (at the same address in every backend)
 	read -r PG_SHM_ADDR PG_SHM_LEN < <(awk '$2 == "rw-s" { split($1, r, "-");
@@ -689,7 +736,7 @@ tier_pg_wait() {
 # kswapd or DAMON demoted would keep the CXL region from going offline)
 tier_pg_stop() {
 	[ -n "${PGB-}" ] && [ -d $PGH/data ] || return 0
-	exec 8>&- 2>/dev/null || true
+	exec 8>&-
 	pgu "$PGB/pg_ctl" -D $PGH/data -m immediate -w stop >/dev/null 2>&1 || true
 	umount $PGH 2>/dev/null || rm -rf $PGH
 }
@@ -1089,21 +1136,22 @@ tier | tier-pg)
 	NO_PROBES=1
 	balloon=
 	topup=
-	trap '[ -z "$balloon$topup" ] || kill $balloon $topup 2>/dev/null; [ "$mode" = tier ] || tier_pg_stop; unpin_code' EXIT
+	trap '[ -z "$balloon$topup${filler-}" ] || kill $balloon $topup ${filler-} 2>/dev/null || true; [ "$mode" = tier ] || tier_pg_stop; unpin_code' EXIT
 	if [ "$mode" = tier-pg ]; then
 		[ -x "$PGB_DIR/postgres" ] && [ -x "$PGB_DIR/pgbench" ] ||
 			{ echo "bench: no PostgreSQL server and pgbench (Debian's postgresql package)" >&2; exit 1; }
+		tier_cgroup
 		pin_code "$PGB_DIR/postgres" "$PGB_DIR/pgbench" "$PGB_DIR/psql" \
 			$(ls "$PGB_DIR"/../lib/{plpgsql,pg_prewarm}.so 2>/dev/null)
-		tier_cgroup
 		tier_pg_setup
 		bytes=$PG_SHM_BYTES
 	else
-		pin_code "$(command -v chmu-workload)"
 		tier_cgroup
+		pin_code "$(command -v chmu-workload)"
 		bytes=$(numfmt --from=iec "$TSIZE")
 	fi
-	echo "pinned_kb=$(sed -n 's/^pinned_kb=//p' "$R/pin.txt")" >"$R/pinned_kb"
+	printf '%s\n' "pinned_kb=$(sed -n 's/^pinned_kb=//p' "$R/pin.txt")" \
+		"pinned_off_node0_start=$(pinned_off)" >"$R/pinned_kb"
 	units=$((bytes / 4096))
 	fast_kb=$((bytes / (1 + ratio) / 1024))
 	printf '%s\n' "workload=$([ "$mode" = tier ] && echo zipf || echo pgbench)" "ratio=$ratio" \
@@ -1144,7 +1192,7 @@ tier | tier-pg)
 		# node 0, and not wherever room was left (under TCG a hot stack
 		# page on the CXL node slowed a whole run down 50-fold)
 		if [ "$mode" = tier ]; then
-			chmu-workload zipf --node "$node" --movable --no-thp --size "$TSIZE" \
+			chmu-workload zipf --node "$node" --movable --no-thp --cgroup $CGW --size "$TSIZE" \
 				--hot-units "$units" --hot-share 100 --zipf "$ZIPF" --duration "$SECS" \
 				--progress 500 --wait >"$R/$pol.txt" &
 			wl=$!
@@ -1162,22 +1210,36 @@ tier | tier-pg)
 			# promotion must push out (never read again). The fast
 			# share, share_kb (the room then), is fast_kb within 1
 			# MiB under and 2 MiB over, less where the processes
-			# took more
+			# took more. Allocations take a zone down to its low
+			# watermark, not its high one: the first filler drains
+			# the preferred zone (DMA32) below its high mark while
+			# another zone's room (DMA's, above its reserve) stays,
+			# room a promotion passes the watermark check with (7
+			# MiB left after one filler): fillers follow until at
+			# most 2 MiB is left, four at most
 			sync
 			echo 3 >/proc/sys/vm/drop_caches
 			topup=
 			BALLOON_KB=0
 			balloon_to "$fast_kb" topup
 			share=$(room_kb)
-			fill=$((share - 1024))
-			[ "$fill" -gt 0 ] || fill=4
-			printf '%s\n' "share_kb=$share" "filler_kb=$fill" "topup_kb=$BALLOON_KB" >"$R/$pol.fill"
-			chmu-workload touch --node 0 --movable --no-thp --size "${fill}K" --units 0 \
-				--count 1 --hold >"$R/$pol.filler" &
-			filler=$!
-			wait_key "$R/$pol.filler" held "$pol: filler not in place"
+			fill=0
+			: >"$R/$pol.filler"
+			for step in 1 2 3 4; do
+				f=$(( $(room_kb) - 1024 ))
+				[ "$step" = 1 ] || [ "$f" -gt 1024 ] || break
+				[ "$f" -gt 0 ] || f=4
+				chmu-workload touch --node 0 --movable --no-thp --cgroup $CGW --size "${f}K" \
+					--units 0 --count 1 --hold >"$R/$pol.filler.$step" &
+				filler="$filler $!"
+				wait_key "$R/$pol.filler.$step" held "$pol: filler not in place"
+				cat "$R/$pol.filler.$step" >>"$R/$pol.filler"
+				fill=$((fill + f))
+			done
+			printf '%s\n' "share_kb=$share" "filler_kb=$fill" "fillers=$(wc -w <<<"$filler")" \
+				"topup_kb=$BALLOON_KB" >"$R/$pol.fill"
 		fi
-		echo "free_kb_before=$(node0 MemFree)" >"$R/$pol.cost"
+		printf '%s\n' "free_kb_before=$(node0 MemFree)" "room_kb_before=$(room_kb)" >"$R/$pol.cost"
 		[ ! -e "$R/$pol.fill" ] || cat "$R/$pol.fill" >>"$R/$pol.cost"
 		policy_on "$pol"
 		kpid=-1
@@ -1196,18 +1258,20 @@ tier | tier-pg)
 		fi
 		[ "$mode" = tier-pg ] || vm >"$R/$pol.vm1"
 		probes_stop "$pol" >>"$R/$pol.cost"
+		# node 0 at the run's end: where the memory a policy moved
+		# there came from (the filler demoted, or room left)
+		printf '%s\n' "free_kb_after=$(node0 MemFree)" "room_kb_after=$(room_kb)" >>"$R/$pol.cost"
 		policy_off "$pol" >>"$R/$pol.cost"
 		[ "$mode" = tier ] || tier_pg_placement >>"$R/$pol.cost"
 		if [ -n "$filler" ]; then
 			kill -USR1 $filler
-			wait $filler || true
-			echo "filler_unit0_node=$(sed -n 's/^after0=//p' "$R/$pol.filler")" >>"$R/$pol.cost"
+			for f in $filler; do wait "$f" || true; done
+			# the first filler's unit 0 (its own file: a filler's
+			# output ends once it is let go)
+			echo "filler_unit0_node=$(sed -n 's/^after0=//p' "$R/$pol.filler.1")" >>"$R/$pol.cost"
+			filler=
 		fi
-		# the pinned code's pages off node 0 (DAMON's migrate_cold
-		# migrates mlocked pages): the holder's file mappings only,
-		# not its own stack and heap
-		echo "pinned_off_node0=$(awk '/ file=/ { for (i = 2; i <= NF; i++) if ($i ~ /^N[0-9]+=/ && $i !~ /^N0=/) {
-			split($i, kv, "="); s += kv[2] } } END { print s + 0 }' /proc/$PIN/numa_maps)" >>"$R/$pol.cost"
+		echo "pinned_off_node0=$(pinned_off)" >>"$R/$pol.cost"
 		if [ -n "${topup-}" ]; then
 			kill $topup
 			wait $topup 2>/dev/null || true

@@ -576,7 +576,10 @@ before the node filled up: under TCG a hot stack page on the CXL node
 slowed a run 50-fold), takes back with a second balloon what its
 processes left of their 16 MiB, and fills all but 1 MiB of the room with
 cold memory (\`chmu-workload touch --node 0 --movable\`, never read
-again): the fast share, \`share_kb\` in each run's costs, is 1/(1 + R) of
+again; up to four fillers, until at most 2 MiB is left: an allocation
+takes a zone down to its low watermark, not to the high one the room is
+counted from, and one filler left the DMA zone's 7 MiB of room free, for
+promotions to take without a demotion): the fast share, \`share_kb\` in each run's costs, is 1/(1 + R) of
 the working set within 1 MiB under and 2 MiB over it (less only where the processes took
 more), for every policy alike;
 demotion is on (\`/sys/kernel/mm/numa/demotion_enabled\`), so every
@@ -597,9 +600,8 @@ applied every second, quotas of ${BENCH_TIER_DAMON_MBPS:-4} MiB/s (DAMON 6.12 ch
 bytes tried, before its page filters), coldest or hottest first by
 access rate and age, with young-page filters
 (promote only pages found accessed, demote none), the demotion side
-limited to the bench's own memory cgroup (the recipe's per-cgroup form:
-under TCG a code page demoted to the CXL node runs a thousand times
-slower, and the pinned code is charged to the root cgroup);
+limited to the experiment's memory cgroup (the recipe's per-cgroup
+form; see below);
 6.12 has neither the
 recipe's quota goals on node 0's use (6.16) nor its auto-tuned intervals
 (6.15: default 5 ms / 100 ms instead). The recipe's quota is 200 MiB/s,
@@ -634,6 +636,23 @@ pages too) decided a whole run: a no-promotion run went at 0.0004x DRAM
 before the pin. mlock does not stop migration, though: DAMON's
 \`migrate_cold\` can still move a rarely run code page, and each run's
 \`pinned_off_node0\` counts the pinned pages not on node 0 at its end.
+
+So do the processes' own memory (stacks, heaps, their libraries' data,
+the server's backends'): two memory cgroups split the experiment's
+memory from the rest. \`/chmu-bench\` holds the working set and the
+filler (\`chmu-workload --cgroup\` charges the area there and nothing
+else of the process; PostgreSQL's shared buffers, as the backend that
+reads the table into them with \`pg_prewarm\` is there while it does;
+the server is restarted after pgbench's load for this, and the parts of
+its shared memory the postmaster initialises stay with the processes);
+it is all DAMON's demotion side may take and all kswapd may demote. \`/chmu-bench-procs\`, with
+\`memory.min\` at max, holds every process of the run and the pinned code,
+out of reclaim's reach. Without the split, NUMA balancing's and DAMON's
+runs had a workload's heap, stack and library data on the CXL node (up
+to 128 pages, and 287 of a pgbench backend) and ran at 0.02-0.2x DRAM:
+reclaim and DAMON judge coldness by the accessed bits, which under TCG
+stay clear on pages a process keeps hitting (below). Every policy's run
+has the same split.
 
 Columns: throughput over the whole run and over its second half (steady)
 against the all-DRAM run's median; the share of the second half's loads
