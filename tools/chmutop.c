@@ -332,6 +332,8 @@ static struct top_promote promote_read(struct state *s, int i, bool all)
 		"promote/failed_gone", "promote/failed_not_lru",
 		"promote/failed_isolate", "promote/failed_no_memory",
 		"promote/failed_on_target", "promote/failed_busy",
+		"promote/failed_watermark", "promote/failed_policy",
+		"promote/failed_rate_limited",
 	};
 	const char *inst = s->insts[i].path;
 	struct top_promote p = { 0 };
@@ -351,6 +353,7 @@ static struct top_promote promote_read(struct state *s, int i, bool all)
 	p.pending = chmu_attr_u64(inst, "promote/pending");
 	p.queued = chmu_attr_u64(inst, "promote/queued");
 	p.dropped = chmu_attr_u64(inst, "promote/dropped");
+	p.expired = chmu_attr_u64(inst, "promote/expired");
 	p.tried = chmu_attr_u64(inst, "promote/tried");
 	p.promoted = chmu_attr_u64(inst, "promote/promoted");
 	p.worker_ns = chmu_attr_u64(inst, "promote/worker_ns");
@@ -914,6 +917,7 @@ static void promote_json(struct state *s, int i)
 	chmu_json_u64(stdout, "promote_pending", p.pending);
 	chmu_json_u64(stdout, "promote_queued", since(p.queued, q->queued));
 	chmu_json_u64(stdout, "promote_dropped", since(p.dropped, q->dropped));
+	chmu_json_u64(stdout, "promote_expired", since(p.expired, q->expired));
 	chmu_json_u64(stdout, "promote_tried", since(p.tried, q->tried));
 	chmu_json_u64(stdout, "promote_pages", since(p.promoted, q->promoted));
 	chmu_json_u64(stdout, "promote_failed", failed);

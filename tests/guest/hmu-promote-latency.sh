@@ -13,12 +13,13 @@
 # traced batches' times give (decayed sums of each migrating batch's
 # time and pages), and each batch within what the ones before allowed
 # in 250 ms; the pages charged to the cap are those tried but off the
-# LRU. Enabling again resets the counters; the target is 0 (none, the
+# LRU; chmutop's records sum the expired ones. Enabling again resets the counters; the target is 0 (none, the
 # default) or 4..60000 ms.
 . tests/lib.sh
 hmu_setup
 wl=
-trap '[ -z "$wl" ] || kill $wl 2>/dev/null; echo 0 >$TRACE/events/chmu/chmu_promote/enable; chmu_cleanup' EXIT
+top=
+trap '[ -z "$wl$top" ] || kill $wl $top 2>/dev/null; echo 0 >$TRACE/events/chmu/chmu_promote/enable; chmu_cleanup' EXIT
 eval "$(chmu-region create -m mem0 --ram)"
 P=$HMU/promote
 reasons=$PROMOTE_REASONS
@@ -40,6 +41,11 @@ lru_drain
 echo >$TRACE/trace
 echo 1 >$TRACE/events/chmu/chmu_promote/enable
 echo 1 >$P/enable
+# chmutop reports the expired records over its intervals
+l0=$(bpf_links)
+chmutop -b -j 1 >/tmp/latency.top 2>/tmp/latency.top.err &
+top=$!
+attached "$l0" $top
 kill -USR1 $wl
 wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/latency.out
 hmu_cfg enable=0	# the one drain: 1000 entries
@@ -49,9 +55,14 @@ expect_eq "$(cat $HMU/entries)" 1000 "entries"
 wait_for "queue not emptied" attr_cmp $P/pending -eq 0
 echo 0 >$P/enable
 echo 0 >$TRACE/events/chmu/chmu_promote/enable
+kill -INT $top
+wait $top || fail "chmutop: $(cat /tmp/latency.top.err)"
+top=
 kill -USR1 $wl
 wait $wl || fail "workload failed"
 wl=
+expect_eq "$(jq -s '[.[] | select(.type == "instance") | .promote_expired] | add' /tmp/latency.top)" \
+	"$(cat $P/expired)" "chmutop: records expired over its intervals"
 for f in queued queued_pages dropped expired expired_pages tried promoted $reasons batches charged page_ns; do
 	echo "$f=$(cat $P/$f)"
 done

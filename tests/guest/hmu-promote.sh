@@ -6,7 +6,8 @@
 # page the promoter looked at is counted as promoted or under its reason,
 # chmu:chmu_promote reports the batches (and each batch's latency from the
 # drain), memory a policy binds to the CXL node stays there (MPOL_BIND of
-# the mapping, or of the process as numactl --membind sets it), and
+# the mapping, or of the process as numactl --membind sets it; chmutop
+# counts the refusals among the pages failed), and
 # min_count, node and queue_size refuse what they must.
 . tests/lib.sh
 hmu_setup
@@ -100,8 +101,13 @@ expect_eq "$(c throttle_pps) $(c throttles)" "0 0" "no ping-pong back-off (nothi
 # its two pages; then the process's (numactl --membind: set_mempolicy,
 # the mapping has none), whose every page (its stack and heap too) is
 # bound there: nothing of it is promoted.
+# chmutop counts the refusals among the failures (every reason)
 echo 1 >$P/enable
 hmu_cfg enable=1
+l0=$(bpf_links)
+chmutop -b -j 1 >/tmp/promote.top 2>/tmp/promote.top.err &
+top=$!
+attached "$l0" $top
 chmu-workload touch --node "$NODE" --no-thp --size 1M --units 15,17 --count 50 --hold \
 	>/tmp/promote.bind &
 wl=$!
@@ -109,6 +115,10 @@ wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/promote.bind
 hmu_cfg enable=0
 wait_for "queue not emptied" attr_cmp $P/pending -eq 0
 echo 0 >$P/enable
+kill -INT $top
+wait $top || fail "chmutop: $(cat /tmp/promote.top.err)"
+expect_eq "$(jq -s '[.[] | select(.type == "instance") | .promote_failed] | add' /tmp/promote.top)" \
+	"$(promote_failed)" "chmutop: pages failed over its intervals (refused by policy)"
 kill -USR1 $wl
 wait $wl || fail "workload failed"
 wl=

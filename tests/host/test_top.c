@@ -143,6 +143,8 @@ static void test_promote(void)
 	cur.failed[TOP_PF_BUSY] = 6;
 	cur.pending = 3;
 	cur.dropped = 2;
+	cur.expired = 5;
+	cur.failed[TOP_PF_WATERMARK] = 12;
 	cur.worker_ns = 20000000;	/* 20 ms over 2 s: 1% */
 	top_fmt_promote(buf, sizeof(buf), &cur, &prev, 2.0, 4096);
 	nl = strchr(buf, '\n');
@@ -150,7 +152,7 @@ static void test_promote(void)
 	if (nl) {
 		*nl = '\0';
 		CHECK(!strcmp(buf, "  promote on -> nearest top tier: 512 pages/s (2.00 MiB/s) tried 520/s"));
-		CHECK(!strcmp(nl + 1, "  pending 3 dropped 2 failed 16 (most not_lru 10) worker 1.0% CPU"));
+		CHECK(!strcmp(nl + 1, "  pending 3 dropped 2 expired 5 failed 28 (most watermark 12) worker 1.0% CPU"));
 		CHECK(strlen(buf) <= TOP_WIDTH && strlen(nl + 1) <= TOP_WIDTH);
 	}
 	/* re-enabled meanwhile: counters below the last frame's count from 0 */

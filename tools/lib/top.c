@@ -182,6 +182,7 @@ void top_fmt_health(char *buf, size_t len, const struct top_health *h)
 
 const char *const top_pf_names[TOP_PF_NR] = {
 	"gone", "not_lru", "isolate", "no_memory", "on_target", "busy",
+	"watermark", "policy", "rate_limited",
 };
 
 /* @cur moved on from @prev; an enable in between restarts from zero */
@@ -226,8 +227,10 @@ void top_fmt_promote(char *buf, size_t len, const struct top_promote *cur,
 	if (n < 0 || (size_t)n >= len)
 		return;
 	snprintf(buf + n, len - n,
-		 "  pending %" PRIu64 " dropped %" PRIu64 " failed %" PRIu64 "%s worker %.1f%% CPU",
-		 cur->pending, top_since(cur->dropped, prev->dropped), failed, why,
+		 "  pending %" PRIu64 " dropped %" PRIu64 " expired %" PRIu64 " failed %" PRIu64
+		 "%s worker %.1f%% CPU",
+		 cur->pending, top_since(cur->dropped, prev->dropped),
+		 top_since(cur->expired, prev->expired), failed, why,
 		 secs > 0 ? top_since(cur->worker_ns, prev->worker_ns) / 1e7 / secs : 0);
 }
 

@@ -74,6 +74,9 @@ enum {
 	TOP_PF_NO_MEMORY,
 	TOP_PF_ON_TARGET,
 	TOP_PF_BUSY,
+	TOP_PF_WATERMARK,
+	TOP_PF_POLICY,
+	TOP_PF_RATE_LIMITED,
 	TOP_PF_NR,
 };
 
@@ -86,7 +89,7 @@ struct top_promote {
 	int64_t node;		/* -1: the nearest top-tier node */
 	uint64_t pending;	/* records queued now */
 	/* counters since the promoter's enable */
-	uint64_t queued, dropped, tried, promoted, worker_ns;
+	uint64_t queued, dropped, expired, tried, promoted, worker_ns;
 	uint64_t failed[TOP_PF_NR];
 };
 
