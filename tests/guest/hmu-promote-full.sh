@@ -1,0 +1,154 @@
+# The promoter's full-target back-off (promote/full_backoff): while node
+# 0 is full, only units with higher counts move. Always-on mode,
+# threshold 50, 4 KiB units, min_count 50; nothing drains but the
+# instance's stop (poll_ms 60000), so each step's two hot pages (read 50
+# times each) arrive in one drain and at most one batch. The promoter
+# judges node 0 over windows of a second or more, each ended by a batch
+# or a drain: every step waits over a second first, so that its drain
+# ends the window the step before left open (a slower machine only makes
+# the windows longer, which changes none of the values below).
+#  1. node 0 under its high watermarks but over its low ones
+#     (vm.watermark_scale_factor at its most, 30% of a zone between
+#     them, and a balloon holding node 0's free memory halfway:
+#     allocations go on as before, nothing wakes kswapd or spills to the
+#     CXL node, where the device would count it): the batch is
+#     refused (2 pages, failed_watermark); its window has only begun.
+#  2. still full: the drain ends that window, refusals in it: the count
+#     doubles from min_count (full_min_count 100), and the step's two
+#     units (count 50) are under it (skipped_full 2, nothing queued).
+#  3. watermarks back: a window without refusals or demotions halves it
+#     to 50 = min_count, so 0; the two units are promoted.
+#  4. node 0 demotes pages (demotion on, memory.reclaim of a cgroup
+#     holding 4 MiB there): that window's demotions outnumber half its 2
+#     promotions: 100 again, the units skipped.
+#  5. full_backoff 0 clears it; refused in a window, it stays 0.
+# Knob: 0 by default, 1 or 0 only. vm.stat_refresh first: demotions of
+# earlier tests still in per-CPU counters must not land in a window.
+. tests/lib.sh
+hmu_setup
+WS=/proc/sys/vm/watermark_scale_factor
+DE=/sys/kernel/mm/numa/demotion_enabled
+PM=/proc/sys/fs/pipe-max-size
+ws0=$(cat $WS)
+pm0=$(cat $PM)
+de0=$(cat $DE)
+CG=/sys/fs/cgroup/chmu-full
+wl=
+hold=
+balloon=
+trap 'echo $ws0 >$WS; echo $de0 >$DE; echo $pm0 >$PM; for p in $wl $hold $balloon; do kill $p 2>/dev/null; done; wait;
+	rmdir $CG 2>/dev/null; chmu_cleanup' EXIT
+eval "$(chmu-region create -m mem0 --ram)"
+P=$HMU/promote
+c() { cat "$P/$1"; }
+
+expect_eq "$(c full_backoff) $(c full_min_count)" "0 0" "full_backoff and full_min_count by default"
+for v in 2 -1 x ""; do expect_errno "Invalid argument" $P/full_backoff "$v"; done
+echo 0 >$DE
+echo 1 >/proc/sys/vm/stat_refresh
+hmu_cfg mode=always-on threshold=50 unit_shift=12 access=1 fill_threshold=0 poll_ms=60000
+echo 50 >$P/min_count
+echo 1 >$P/full_backoff
+echo 1 >$P/enable
+
+# full: every zone of node 0 without room over its high watermark and
+# the reserve kept from movable allocations; one zone over its low one
+full() {
+	echo 3000 >$WS
+	awk '/^Node/ { on = ($2 == "0,") }
+		on && $1 == "pages" && $2 == "free" { f = $3 }
+		on && $1 == "low" { l = $2 }
+		on && $1 == "high" { h = $2 }
+		on && $1 == "managed" { m = $2 }
+		on && $1 == "protection:" { gsub(/[(),]/, " "); p = $NF
+			if (m && f > h + p) room++; if (m && f > l + p) alloc++ }
+		END { exit !(room == 0 && alloc > 0) }' /proc/zoneinfo ||
+		fail "node 0 not between its low and high watermarks: $(grep -A8 '^Node 0' /proc/zoneinfo | tr -s ' ' | tr '\n' ' ')"
+}
+# the balloon: node 0's largest zone's free memory halfway between its
+# low and high watermarks at the largest scale factor (pipe buffers,
+# which nothing reclaims or migrates)
+echo 3000 >$WS
+kb=$(awk '/^Node/ { on = ($2 == "0,") }
+	on && $1 == "pages" && $2 == "free" { f = $3 }
+	on && $1 == "low" { l = $2 }
+	on && $1 == "high" { h = $2 }
+	on && $1 == "managed" && $2 > m { m = $2; t = f - (l + h) / 2 }
+	END { print int(t * 4) }' /proc/zoneinfo)
+echo $ws0 >$WS
+echo $((8 << 20)) >$PM
+[ "$kb" -gt 0 ] || fail "node 0 has only $kb kB over halfway between its watermarks"
+chmu-workload balloon --node 0 --size "${kb}K" >/tmp/full.balloon &
+balloon=$!
+wait_for "the balloon did not fill" grep -q '^held=' /tmp/full.balloon
+
+# step full|room UNIT UNIT: over a second after the last, the two units
+# read 50 times in new pages of the CXL node, one drain (the instance's
+# stop), its batch done
+step() {
+	local e0
+	sleep 1.1
+	hmu_cfg enable=1
+	chmu-workload touch --node "$NODE" --movable --no-thp --size 1M --units "$2,$3" --count 50 \
+		--wait --hold >/tmp/full.out &
+	wl=$!
+	wait_for "the workload did not allocate" grep -q '^ready=' /tmp/full.out
+	lru_drain
+	if [ "$1" = full ]; then full; else echo "$ws0" >$WS; fi
+	e0=$(cat $HMU/entries)
+	kill -USR1 $wl
+	wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/full.out
+	hmu_cfg enable=0
+	expect_eq "$(($(cat $HMU/entries) - e0))" 2 "units $2 and $3: entries in the drain"
+	wait_for "queue not emptied" attr_cmp $P/pending -eq 0
+	# a batch taken is counted once done (nothing expires: no target)
+	wait_for "batch not done" sh -c "[ \$(cat $P/tried) -eq \$(cat $P/queued_pages) ]"
+	kill -USR1 $wl
+	wait $wl || fail "workload failed"
+	wl=
+}
+state() {
+	echo "$(c full_min_count) $(c full_raises) $(c skipped_full) $(c promoted) $(c failed_watermark)"
+}
+
+step full 3 7
+expect_eq "$(state)" "0 0 0 0 2" "1: refused (full_min_count raises skipped_full promoted failed_watermark)"
+step full 5 9
+expect_eq "$(state)" "100 1 2 0 2" "2: the window with refusals: raised, units under it"
+expect_eq "$(c skipped) $(c queued)" "2 2" "2: skipped, queued"
+step room 11 13
+expect_eq "$(state)" "0 1 2 2 2" "3: a window with room: lowered to min_count, promoted"
+
+# demotion from node 0: proactive reclaim of a cgroup's anonymous pages
+echo 1 >$DE
+echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+mkdir -p $CG
+chmu-workload touch --node 0 --movable --no-thp --size 4M --units 0 --cgroup $CG --hold >/tmp/full.hold &
+hold=$!
+wait_for "the holder did not start" grep -q '^held=' /tmp/full.hold
+demoted() {
+	echo 1 >/proc/sys/vm/stat_refresh
+	awk '$1 ~ /^pgdemote_/ { s += $2 } END { print s }' /sys/devices/system/node/node0/vmstat
+}
+d0=$(demoted)
+echo 4M >$CG/memory.reclaim 2>/dev/null || true
+d1=$(demoted)
+echo "node 0 demoted $((d1 - d0)) pages"
+[ "$d1" -gt "$((d0 + 1))" ] || fail "memory.reclaim demoted $((d1 - d0)) pages from node 0, not more than 1"
+kill -USR1 $hold
+wait $hold || true
+hold=
+echo 0 >$DE
+step room 15 17
+expect_eq "$(state)" "100 2 4 2 2" "4: a window with demotions: raised, units under it"
+
+echo 0 >$P/full_backoff
+expect_eq "$(c full_min_count)" 0 "5: full_backoff 0 clears full_min_count"
+step full 19 21
+step full 23 25
+expect_eq "$(state)" "0 2 4 2 6" "5: refused in a window with full_backoff 0: not raised"
+echo 0 >$P/enable
+kill -USR1 $balloon
+wait $balloon || fail "the balloon did not exit cleanly"
+balloon=
+echo ok
