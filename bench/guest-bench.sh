@@ -58,9 +58,10 @@
 #   BENCH_TIER_PG_ZIPF=1.01, BENCH_TIER_PG_CLIENTS=2
 #                         the tiering runs' length, working set, Zipf
 #                         exponent, DAMON tiering's quota each way
-#   BENCH_PROMOTE_MIN_COUNT=0
+#   BENCH_PROMOTE_MIN_COUNT=0, BENCH_PROMOTE_FULL_BACKOFF=0
 #                         the promoter's promote/min_count (a unit's
-#                         count it needs; the device reports from 16)
+#                         count it needs; the device reports from 16) and
+#                         promote/full_backoff
 set -euo pipefail
 R=${CHMU_RESULTS:?}
 PASSES=${BENCH_PASSES:-8}
@@ -312,6 +313,7 @@ policy_on() {
 		# act on a report within one epoch: older ones expire
 		echo 100 >$I/promote/max_latency_ms
 		echo "${BENCH_PROMOTE_MIN_COUNT:-0}" >$I/promote/min_count
+		echo "${BENCH_PROMOTE_FULL_BACKOFF:-0}" >$I/promote/full_backoff
 		echo 1 >$I/promote/enable
 		;;
 	numab) sysctl -q kernel.numa_balancing=2 ;;
@@ -418,7 +420,8 @@ policy_off() { # policy_off POLICY: its counters, key=value, then off
 		for _ in $(seq 30); do [ "$(cat $I/promote/pending)" = 0 ] && break; sleep 1; done
 		for f in queued queued_pages dropped expired_pages skipped tried promoted failed_gone failed_not_lru \
 			failed_isolate failed_no_memory failed_on_target failed_busy failed_watermark \
-			failed_policy failed_rate_limited throttle_pps throttles batches worker_ns wait_ns; do
+			failed_policy failed_rate_limited throttle_pps throttles full_raises skipped_full batches \
+			worker_ns wait_ns; do
 			echo "promote_$f=$(cat $I/promote/$f)"
 		done
 		echo "drain_ns=$(cat $I/drain_ns)"
@@ -1233,6 +1236,11 @@ tier | tier-pg)
 					--units 0 --count 1 --hold >"$R/$pol.filler.$step" &
 				filler="$filler $!"
 				wait_key "$R/$pol.filler.$step" held "$pol: filler not in place"
+				# cold as it is meant to be: its page tables'
+				# accessed bits (set by the writes that filled
+				# it) cleared, or reclaim's first pass finds
+				# every filler page referenced and keeps it
+				echo 1 >/proc/${filler##* }/clear_refs
 				cat "$R/$pol.filler.$step" >>"$R/$pol.filler"
 				fill=$((fill + f))
 			done

@@ -576,10 +576,13 @@ before the node filled up: under TCG a hot stack page on the CXL node
 slowed a run 50-fold), takes back with a second balloon what its
 processes left of their 16 MiB, and fills all but 1 MiB of the room with
 cold memory (\`chmu-workload touch --node 0 --movable\`, never read
-again; up to four fillers, until at most 2 MiB is left: an allocation
+again, its accessed bits cleared through \`/proc/PID/clear_refs\` so that
+reclaim's first pass does not find it referenced; up to four fillers, until at most 2 MiB is left: an allocation
 takes a zone down to its low watermark, not to the high one the room is
 counted from, and one filler left the DMA zone's 7 MiB of room free, for
-promotions to take without a demotion): the fast share, \`share_kb\` in each run's costs, is 1/(1 + R) of
+promotions to take without a demotion; so the fillers, \`filler_kb\`,
+take more than the share, and kswapd demotes the difference before a
+zone is balanced again): the fast share, \`share_kb\` in each run's costs, is 1/(1 + R) of
 the working set within 1 MiB under and 2 MiB over it (less only where the processes took
 more), for every policy alike;
 demotion is on (\`/sys/kernel/mm/numa/demotion_enabled\`), so every
