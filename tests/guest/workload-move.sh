@@ -19,6 +19,7 @@
 # exactly the area's 4 MiB, the holder is back in the first, whose
 # anonymous memory holds its own pages (stack, heap). A missing DIR: one
 # line of error, non-zero exit.
+# chmu-workload zipf: its run's own arrays are resident before ready=.
 . tests/lib.sh
 wl=
 trap '[ -z "$wl" ] || kill $wl 2>/dev/null; wait; chmu-region destroy all' EXIT
@@ -152,6 +153,31 @@ out=$(chmu-workload touch --node 0 --size 4K --units 0 --cgroup /sys/fs/cgroup/c
 	fail "a missing cgroup accepted"
 expect_eq "$out" "chmu-workload: cgroup /sys/fs/cgroup/chmu-missing: No such file or directory" \
 	"--cgroup: a missing directory"
+
+# zipf: the run's own arrays (a count per unit, this interval's counts,
+# the pages and their nodes for --progress: 84 heap pages for the bench's
+# 12288 units) are in memory before ready=, not faulted in by the run's
+# first writes (in the bench node 0 is full by then: they landed on the
+# CXL node). calloc() clears, and so faults in, what it takes from the
+# heap's slack, not what it takes from a fresh extension: at this size
+# some of the arrays are fresh. The heap's resident pages at ready= and
+# once the first progress line is out (every count page written by then:
+# ~10,000 accesses per page) are equal.
+chmu-workload zipf --node "$NODE" --movable --no-thp --size 48M --duration 600 \
+	--progress 100 --wait >/tmp/zipf.out &
+wl=$!
+wait_for "zipf did not get ready" grep -q '^ready=' /tmp/zipf.out
+heap() { sed -n 's/.* heap anon=\([0-9]*\) .*/\1/p' /proc/$wl/numa_maps; }
+h0=$(heap)
+kill -USR1 $wl
+wait_for "zipf printed no progress" grep -q '^progress ' /tmp/zipf.out
+h1=$(heap)
+kill $wl
+wait $wl 2>/dev/null || true
+wl=
+echo "zipf heap: $h0 pages at ready, $h1 after the first progress line"
+[ "${h0:-0}" -ge 84 ] || fail "the heap holds $h0 pages at ready, not the run's 84 at least"
+expect_eq "$h1" "$h0" "the heap's pages after the run started"
 
 out=$(chmu-workload move --pid 999999 --addr 1000 --size 4K --node 0 2>&1) && fail "a missing PID accepted"
 expect_eq "$(wc -l <<<"$out")" 1 "one line of error"
