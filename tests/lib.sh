@@ -297,6 +297,69 @@ promote_failed() {
 	echo $n
 }
 
+# node0_full: node 0 full for a promotion without anything spilling: no
+# zone of it has room over its high watermark and the reserve it keeps
+# from movable allocations, the largest is over its low one, so that
+# allocations go on as before, nothing wakes kswapd or falls back to the
+# CXL node (where the device would count it). vm.watermark_scale_factor
+# at its most (30% of a zone between the marks) and balloons (pipe
+# buffers, which nothing reclaims or migrates) bringing the largest
+# zone's free memory halfway between its low and high watermarks, once
+# the page cache is dropped (what earlier tests left there would free it
+# again). Called again, it tops the balloons up. node0_room: the scale
+# factor back (node 0 has room again, the balloons stay); node0_release:
+# the balloons given back and the settings restored, non-zero if a
+# balloon did not exit cleanly (in an EXIT trap: node0_release || true).
+NODE0_BALLOONS=
+NODE0_WS0=
+NODE0_PM0=
+_node0_zones() {
+	awk -v want="$1" '/^Node/ { on = ($2 == "0,") }
+		on && $1 == "pages" && $2 == "free" { f = $3 }
+		on && $1 == "low" { l = $2 }
+		on && $1 == "high" { h = $2 }
+		on && $1 == "managed" { if ($2 > big) { big = $2; half = f - (l + h) / 2 }; m = $2 }
+		on && $1 == "protection:" { gsub(/[(),]/, " "); p = $NF
+			if (m && f > h + p) room++; if (m && f > l + p) alloc++ }
+		END { if (want == "half") print int(half * 4); else exit !(room == 0 && alloc > 0) }' \
+		/proc/zoneinfo
+}
+node0_full() {
+	local kb n
+	if [ -z "$NODE0_WS0" ]; then
+		NODE0_WS0=$(cat /proc/sys/vm/watermark_scale_factor)
+		NODE0_PM0=$(cat /proc/sys/fs/pipe-max-size)
+		echo $((8 << 20)) >/proc/sys/fs/pipe-max-size
+	fi
+	echo 3000 >/proc/sys/vm/watermark_scale_factor
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	kb=$(_node0_zones half)
+	if [ "$kb" -gt 1024 ]; then
+		n=$(wc -w <<<"$NODE0_BALLOONS")
+		chmu-workload balloon --node 0 --size "${kb}K" >/tmp/node0.balloon.$n &
+		NODE0_BALLOONS="$NODE0_BALLOONS $!"
+		wait_for "the balloon did not fill" grep -q '^held=' /tmp/node0.balloon.$n
+	fi
+	_node0_zones full ||
+		fail "node 0 not between its low and high watermarks: $(grep -A8 '^Node 0' /proc/zoneinfo | tr -s ' ' | tr '\n' ' ')"
+}
+node0_room() {
+	[ -z "$NODE0_WS0" ] || echo "$NODE0_WS0" >/proc/sys/vm/watermark_scale_factor
+}
+node0_release() {
+	local p rc=0
+	for p in $NODE0_BALLOONS; do
+		kill -USR1 "$p" 2>/dev/null || rc=1
+		wait "$p" || rc=1
+	done
+	NODE0_BALLOONS=
+	node0_room
+	[ -z "$NODE0_PM0" ] || echo "$NODE0_PM0" >/proc/sys/fs/pipe-max-size
+	NODE0_WS0= NODE0_PM0=
+	return $rc
+}
+
 # perf_hold ARGS...: a chmu-perf session (ARGS as chmu-perf's) in the
 # background that lasts until perf_release, not for a time: a session
 # timed with sleep can end before the checks made while it is open.

@@ -26,18 +26,13 @@
 # earlier tests still in per-CPU counters must not land in a window.
 . tests/lib.sh
 hmu_setup
-WS=/proc/sys/vm/watermark_scale_factor
 DE=/sys/kernel/mm/numa/demotion_enabled
-PM=/proc/sys/fs/pipe-max-size
-ws0=$(cat $WS)
-pm0=$(cat $PM)
 de0=$(cat $DE)
 CG=/sys/fs/cgroup/chmu-full
 wl=
 hold=
-balloon=
-trap 'echo $ws0 >$WS; echo $de0 >$DE; echo $pm0 >$PM; for p in $wl $hold $balloon; do kill $p 2>/dev/null || true; done
-	wait; rmdir $CG 2>/dev/null || true; chmu_cleanup' EXIT
+trap 'echo $de0 >$DE; for p in $wl $hold; do kill $p 2>/dev/null || true; done
+	node0_release || true; wait; rmdir $CG 2>/dev/null || true; chmu_cleanup' EXIT
 eval "$(chmu-region create -m mem0 --ram)"
 P=$HMU/promote
 c() { cat "$P/$1"; }
@@ -51,41 +46,6 @@ echo 50 >$P/min_count
 echo 1 >$P/full_backoff
 echo 1 >$P/enable
 
-# full: every zone of node 0 without room over its high watermark and
-# the reserve kept from movable allocations; one zone over its low one.
-# The largest scale factor, and balloons (pipe buffers, which nothing
-# reclaims or migrates) bringing the largest zone's free memory halfway
-# between its low and high watermarks once the page cache is dropped
-# (what the tests before left there would free it again)
-full() {
-	local kb n
-	echo 3000 >$WS
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-	kb=$(awk '/^Node/ { on = ($2 == "0,") }
-		on && $1 == "pages" && $2 == "free" { f = $3 }
-		on && $1 == "low" { l = $2 }
-		on && $1 == "high" { h = $2 }
-		on && $1 == "managed" && $2 > m { m = $2; t = f - (l + h) / 2 }
-		END { print int(t * 4) }' /proc/zoneinfo)
-	if [ "$kb" -gt 1024 ]; then
-		n=$(wc -w <<<"$balloon")
-		chmu-workload balloon --node 0 --size "${kb}K" >/tmp/full.balloon.$n &
-		balloon="$balloon $!"
-		wait_for "the balloon did not fill" grep -q '^held=' /tmp/full.balloon.$n
-	fi
-	awk '/^Node/ { on = ($2 == "0,") }
-		on && $1 == "pages" && $2 == "free" { f = $3 }
-		on && $1 == "low" { l = $2 }
-		on && $1 == "high" { h = $2 }
-		on && $1 == "managed" { m = $2 }
-		on && $1 == "protection:" { gsub(/[(),]/, " "); p = $NF
-			if (m && f > h + p) room++; if (m && f > l + p) alloc++ }
-		END { exit !(room == 0 && alloc > 0) }' /proc/zoneinfo ||
-		fail "node 0 not between its low and high watermarks: $(grep -A8 '^Node 0' /proc/zoneinfo | tr -s ' ' | tr '\n' ' ')"
-}
-echo $((8 << 20)) >$PM
-
 # step full|room UNIT UNIT: over a second after the last, the two units
 # read 50 times in new pages of the CXL node, one drain (the instance's
 # stop), its batch done
@@ -98,7 +58,7 @@ step() {
 	wl=$!
 	wait_for "the workload did not allocate" grep -q '^ready=' /tmp/full.out
 	lru_drain
-	if [ "$1" = full ]; then full; else echo "$ws0" >$WS; fi
+	if [ "$1" = full ]; then node0_full; else node0_room; fi
 	e0=$(cat $HMU/entries)
 	kill -USR1 $wl
 	wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/full.out
@@ -152,9 +112,5 @@ step full 19 21
 step full 23 25
 expect_eq "$(state)" "0 2 4 2 6" "5: refused in a window with full_backoff 0: not raised"
 echo 0 >$P/enable
-for p in $balloon; do
-	kill -USR1 $p
-	wait $p || fail "a balloon did not exit cleanly"
-done
-balloon=
+node0_release || fail "a balloon did not exit cleanly"
 echo ok

@@ -1,64 +1,62 @@
 # The promoter leaves a full fast tier alone, as NUMA balancing does: a
 # page is promoted only while node 0 keeps its high watermark plus the
-# pages taken free. vm.min_free_kbytes is raised so that node 0's free
-# memory lies between its min and high watermarks (allocations still
-# succeed, falling back to the CXL node; nothing here can be demoted or
-# swapped to make room): nothing is promoted, the workload's two hot
-# pages (always-on mode, threshold 50) are among the pages refused under
-# failed_watermark and stay on the CXL node, and every page tried is
-# counted. With the watermarks back, two more hot pages are promoted.
+# pages taken free. Node 0 is held under its high watermarks and over
+# its low ones (node0_full, tests/lib.sh: allocations go on, nothing
+# wakes kswapd or falls back to the CXL node, where the device would
+# count it, and nothing can be demoted to make room). Always-on mode,
+# threshold 50, 4 KiB units; nothing drains but the instance's stop
+# (poll_ms 60000), so the workload's two hot pages (read 50 times each)
+# arrive in one drain: both are tried and refused (failed_watermark 2,
+# nothing promoted, every page tried counted) and stay on the CXL node.
+# With the watermarks back, the next two hot pages are promoted and none
+# is refused.
 . tests/lib.sh
 hmu_setup
-MF=/proc/sys/vm/min_free_kbytes
-mf0=$(cat $MF)
 wl=
-trap 'echo $mf0 >$MF; [ -z "$wl" ] || kill $wl 2>/dev/null; chmu_cleanup' EXIT
+trap '[ -z "$wl" ] || kill $wl 2>/dev/null || true; node0_release || true; chmu_cleanup' EXIT
 eval "$(chmu-region create -m mem0 --ram)"
 P=$HMU/promote
 c() { cat "$P/$1"; }
-reasons=$PROMOTE_REASONS
 
-hmu_cfg mode=always-on threshold=50 unit_shift=12 access=1 fill_threshold=0 poll_ms=100 enable=1
-echo 1 >$P/enable
-chmu-workload touch --node "$NODE" --movable --no-thp --size 1M --units 3,7 --count 50 \
-	--wait --hold >/tmp/wm.out &
-wl=$!
-wait_for "the workload did not allocate" grep -q '^ready=' /tmp/wm.out
-# node 0: min 150 MiB under what is free now, so that free lies between
-# min and high (min plus twice a quarter of min at least)
-free=$(awk '/MemFree:/ { print $4 }' /sys/devices/system/node/node0/meminfo)
-echo $((free - 150 * 1024)) >$MF
-awk '/^Node/ { z = $0 } /^ +(free|min|high) / && z ~ /^Node 0,/ { print z ": " $1 " " $2 }' \
-	/proc/zoneinfo | paste -d' ' - - -
-lru_drain
-kill -USR1 $wl
-wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/wm.out
-wait_for "2 pages not tried" attr_cmp $P/tried -ge 2
-hmu_cfg enable=0
-wait_for "queue not emptied" attr_cmp $P/pending -eq 0
-echo 0 >$P/enable
-echo $mf0 >$MF
-kill -USR1 $wl
-wait $wl || fail "workload failed"
-wl=
-out=$(cat /tmp/wm.out)
-for f in tried promoted $reasons; do echo "$f=$(c $f)"; done
-failed=$(promote_failed)
-expect_eq "$(c promoted)" 0 "pages promoted while node 0 is under its high watermark"
-[ "$(c failed_watermark)" -ge 2 ] || fail "$(c failed_watermark) pages refused for the watermark: fewer than the workload's 2"
-expect_eq "$(c tried)" "$failed" "pages tried = failed by reason"
-expect_eq "$(kv after0 "$out") $(kv after1 "$out")" "$NODE $NODE" "the hot pages still on the CXL node"
+# run full|room UNIT UNIT: the two units read 50 times in new pages of the
+# CXL node with node 0 full or with room, one drain (the instance's
+# stop), its batch done; the workload's report in OUT
+run() {
+	local e0
+	hmu_cfg mode=always-on threshold=50 unit_shift=12 access=1 fill_threshold=0 poll_ms=60000 \
+		enable=1
+	echo 1 >$P/enable
+	chmu-workload touch --node "$NODE" --movable --no-thp --size 1M --units "$2,$3" --count 50 \
+		--wait --hold >/tmp/wm.out &
+	wl=$!
+	wait_for "the workload did not allocate" grep -q '^ready=' /tmp/wm.out
+	lru_drain
+	if [ "$1" = full ]; then node0_full; else node0_room; fi
+	awk '/^Node/ { z = $0 } /^ +(free|low|high) / && z ~ /^Node 0,/ { print z ": " $1 " " $2 }' \
+		/proc/zoneinfo | paste -d' ' - - -
+	e0=$(cat $HMU/entries)
+	kill -USR1 $wl
+	wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/wm.out
+	hmu_cfg enable=0
+	expect_eq "$(($(cat $HMU/entries) - e0))" 2 "units $2 and $3: entries in the drain"
+	wait_for "queue not emptied" attr_cmp $P/pending -eq 0
+	wait_for "batch not done" sh -c "[ \$(cat $P/tried) -eq \$(cat $P/queued_pages) ]"
+	kill -USR1 $wl
+	wait $wl || fail "workload failed"
+	wl=
+	OUT=$(cat /tmp/wm.out)
+	for f in tried promoted $PROMOTE_REASONS; do echo "$f=$(c $f)"; done
+	echo 0 >$P/enable
+}
 
-# The watermarks back: promoted
-hmu_cfg enable=1
-echo 1 >$P/enable
-chmu-workload touch --node "$NODE" --movable --no-thp --size 1M --units 11,13 --count 50 \
-	--hold >/tmp/wm.out &
-wl=$!
-wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/wm.out
-wait_for "2 pages not promoted" attr_cmp $P/promoted -ge 2
-expect_eq "$(c failed_watermark)" 0 "pages refused for the watermark with room"
-kill -USR1 $wl
-wait $wl || fail "workload failed"
-wl=
+run full 3 7
+expect_eq "$(c tried) $(c promoted) $(c failed_watermark) $(promote_failed)" "2 0 2 2" \
+	"node 0 full: pages tried, promoted, refused for the watermark, failed"
+expect_eq "$(kv after0 "$OUT") $(kv after1 "$OUT")" "$NODE $NODE" "the hot pages still on the CXL node"
+
+run room 11 13
+expect_eq "$(c tried) $(c promoted) $(c failed_watermark) $(promote_failed)" "2 2 0 0" \
+	"node 0 with room: pages tried, promoted, refused for the watermark, failed"
+expect_eq "$(kv after0 "$OUT") $(kv after1 "$OUT")" "0 0" "the hot pages on node 0"
+node0_release || fail "a balloon did not exit cleanly"
 echo ok
