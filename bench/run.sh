@@ -678,7 +678,10 @@ own heap and stack pages (a pgbench backend's) off node 0 halfway
 through, and the pinned code's pages off node 0 at the end; a run with
 any is confounded, and a goal that compares it reads "unreliable": under
 TCG such a page costs about 70 times a DRAM access (code about 1000),
-where hardware pays a few times. Policies that judge coldness by the
+where hardware pays a few times. A goal on throughput holds over the
+whole run and over its second half; it also reads "unreliable" when the
+boot's all-DRAM run varied by more than 10% (its second half against its
+median), as much as a goal's margin. Policies that judge coldness by the
 page tables' accessed bits (reclaim's LRU aging, which NUMA balancing's
 tiering mode drives harder to keep the promotion watermark, and DAMON)
 see a page that stays in QEMU's software TLB as idle, as QEMU sets the

@@ -299,7 +299,7 @@ promote_failed() {
 
 # node0_full: node 0 full for a promotion without anything spilling: no
 # zone of it has room over its high watermark and the reserve it keeps
-# from movable allocations, the largest is over its low one, so that
+# from movable allocations, one at least is over its low one, so that
 # allocations go on as before, nothing wakes kswapd or falls back to the
 # CXL node (where the device would count it). vm.watermark_scale_factor
 # at its most (30% of a zone between the marks) and balloons (pipe
@@ -337,6 +337,7 @@ node0_full() {
 	kb=$(_node0_zones half)
 	if [ "$kb" -gt 1024 ]; then
 		n=$(wc -w <<<"$NODE0_BALLOONS")
+		rm -f /tmp/node0.balloon.$n
 		chmu-workload balloon --node 0 --size "${kb}K" >/tmp/node0.balloon.$n &
 		NODE0_BALLOONS="$NODE0_BALLOONS $!"
 		wait_for "the balloon did not fill" grep -q '^held=' /tmp/node0.balloon.$n

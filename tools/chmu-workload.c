@@ -1103,13 +1103,12 @@ out:
 	return err;
 }
 
-/* Choose @k distinct units of @n at random into @map (a partial shuffle). */
-static int pick_hot(uint32_t *map, uint32_t k, uint64_t n, uint64_t *rng)
+/*
+ * Choose @k distinct units of @n at random into @map (a partial shuffle
+ * of @all, the caller's scratch array of @n).
+ */
+static void pick_hot(uint32_t *map, uint32_t k, uint64_t n, uint64_t *rng, uint32_t *all)
 {
-	uint32_t *all = malloc(n * sizeof(*all));
-
-	if (!all)
-		return -ENOMEM;
 	for (uint64_t i = 0; i < n; i++)
 		all[i] = (uint32_t)i;
 	for (uint32_t i = 0; i < k; i++) {
@@ -1120,8 +1119,6 @@ static int pick_hot(uint32_t *map, uint32_t k, uint64_t n, uint64_t *rng)
 		all[j] = t;
 		map[i] = all[i];
 	}
-	free(all);
-	return 0;
 }
 
 /*
@@ -1141,6 +1138,7 @@ struct zipf_run {
 	uint64_t units;
 	uint64_t *counts, *after, *tick;
 	uint32_t *hot[2];	/* the hot units before and after the shift */
+	uint32_t *scratch;	/* pick_hot()'s, one per unit */
 	void **pages;
 	int *node;
 };
@@ -1152,6 +1150,7 @@ static void zipf_run_free(struct zipf_run *r)
 	free(r->tick);
 	free(r->hot[0]);
 	free(r->hot[1]);
+	free(r->scratch);
 	free(r->pages);
 	free(r->node);
 }
@@ -1220,8 +1219,12 @@ static void prefault(void *p, size_t len)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
-	for (size_t o = 0; p && o < len; o += page)
+	if (!p || !len)
+		return;
+	for (size_t o = 0; o < len; o += page)
 		((volatile char *)p)[o] = 0;
+	/* an unaligned array's last page, which the stride can step over */
+	((volatile char *)p)[len - 1] = 0;
 }
 
 static int do_zipf(void *area)
@@ -1245,10 +1248,11 @@ static int do_zipf(void *area)
 	if (env.hot_units) {
 		r.hot[0] = calloc(env.hot_units, sizeof(*r.hot[0]));
 		r.hot[1] = env.shift ? calloc(env.hot_units, sizeof(*r.hot[1])) : NULL;
+		r.scratch = malloc(units * sizeof(*r.scratch));
 	}
 	if (!r.counts || (env.shift && !r.after) || (env.progress_ms && !r.tick) ||
 	    ((env.progress_ms || env.placement) && (!r.pages || !r.node)) ||
-	    (env.hot_units && (!r.hot[0] || (env.shift && !r.hot[1])))) {
+	    (env.hot_units && (!r.hot[0] || (env.shift && !r.hot[1]) || !r.scratch))) {
 		fprintf(stderr, "chmu-workload: %s\n", strerror(ENOMEM));
 		zipf_run_free(&r);
 		return 1;
@@ -1259,9 +1263,11 @@ static int do_zipf(void *area)
 	prefault(r.tick, units * sizeof(*r.tick));
 	prefault(r.pages, units * sizeof(*r.pages));
 	prefault(r.node, units * sizeof(*r.node));
+	prefault(r.hot[1], env.hot_units * sizeof(*r.hot[1]));
+	prefault(r.scratch, env.hot_units ? units * sizeof(*r.scratch) : 0);
 	err = zipf_init(&z, env.hot_units ? env.hot_units : units, env.zipf_s, env.seed);
 	if (!err && env.hot_units)
-		err = pick_hot(r.hot[0], env.hot_units, units, &z.rng);
+		pick_hot(r.hot[0], env.hot_units, units, &z.rng, r.scratch);
 	if (err) {
 		fprintf(stderr, "chmu-workload: zipf: %s\n", strerror(-err));
 		zipf_run_free(&r);
@@ -1296,13 +1302,8 @@ static int do_zipf(void *area)
 			move = i == env.accesses / 2;
 		if (move && env.shift && !shifted) {
 			zipf_shuffle(&z);
-			if (env.hot_units &&
-			    pick_hot(r.hot[1], env.hot_units, units, &z.rng)) {
-				fprintf(stderr, "chmu-workload: zipf: %s\n", strerror(ENOMEM));
-				zipf_free(&z);
-				zipf_run_free(&r);
-				return 1;
-			}
+			if (env.hot_units)
+				pick_hot(r.hot[1], env.hot_units, units, &z.rng, r.scratch);
 			shift_ns = now_ns() - t0;
 			clock_gettime(CLOCK_REALTIME, &shift_wall);
 			shifted = true;

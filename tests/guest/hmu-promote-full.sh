@@ -53,6 +53,7 @@ step() {
 	local e0
 	sleep 1.1
 	hmu_cfg enable=1
+	rm -f /tmp/full.out
 	chmu-workload touch --node "$NODE" --movable --no-thp --size 1M --units "$2,$3" --count 50 \
 		--wait --hold >/tmp/full.out &
 	wl=$!

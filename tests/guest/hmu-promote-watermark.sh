@@ -13,7 +13,7 @@
 . tests/lib.sh
 hmu_setup
 wl=
-trap '[ -z "$wl" ] || kill $wl 2>/dev/null || true; node0_release || true; chmu_cleanup' EXIT
+trap '[ -z "$wl" ] || kill $wl 2>/dev/null || true; node0_release || true; wait; chmu_cleanup' EXIT
 eval "$(chmu-region create -m mem0 --ram)"
 P=$HMU/promote
 c() { cat "$P/$1"; }
@@ -26,6 +26,7 @@ run() {
 	hmu_cfg mode=always-on threshold=50 unit_shift=12 access=1 fill_threshold=0 poll_ms=60000 \
 		enable=1
 	echo 1 >$P/enable
+	rm -f /tmp/wm.out
 	chmu-workload touch --node "$NODE" --movable --no-thp --size 1M --units "$2,$3" --count 50 \
 		--wait --hold >/tmp/wm.out &
 	wl=$!

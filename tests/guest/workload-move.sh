@@ -163,6 +163,7 @@ expect_eq "$out" "chmu-workload: cgroup /sys/fs/cgroup/chmu-missing: No such fil
 # some of the arrays are fresh. The heap's resident pages at ready= and
 # once the first progress line is out (every count page written by then:
 # ~10,000 accesses per page) are equal.
+rm -f /tmp/zipf.out
 chmu-workload zipf --node "$NODE" --movable --no-thp --size 48M --duration 600 \
 	--progress 100 --wait >/tmp/zipf.out &
 wl=$!
