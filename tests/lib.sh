@@ -361,6 +361,40 @@ node0_release() {
 	return $rc
 }
 
+# promote_pair full|room UNIT UNIT: with the instance enabled, draining
+# only at its stop (poll_ms 60000) and a threshold of 50, the two units
+# read 50 times in new pages of the CXL node, node 0 full (node0_full) or
+# with room (node0_room) from before the reads; then one drain (the
+# instance's stop) holding their two entries, and the promoter's batch
+# done (tried = queued_pages: nothing expires without a latency bound).
+# The workload's PID is in PAIR_WL while it runs (for a test's trap), its
+# report (unit nodes: after0, after1) in PAIR_OUT once it is done.
+PAIR_WL=
+PAIR_OUT=
+promote_pair() {
+	local e0 f=/tmp/promote-pair.out
+	rm -f $f
+	chmu-workload touch --node "$NODE" --movable --no-thp --size 1M --units "$2,$3" --count 50 \
+		--wait --hold >$f &
+	PAIR_WL=$!
+	wait_for "the workload did not allocate" grep -q '^ready=' $f
+	lru_drain
+	if [ "$1" = full ]; then node0_full; else node0_room; fi
+	awk '/^Node/ { z = $0 } /^ +(free|low|high) / && z ~ /^Node 0,/ { print z ": " $1 " " $2 }' \
+		/proc/zoneinfo | paste -d' ' - - -
+	e0=$(cat $HMU/entries)
+	kill -USR1 $PAIR_WL
+	wait_for "the workload did not reach --hold" grep -q '^held=' $f
+	hmu_cfg enable=0
+	expect_eq "$(($(cat $HMU/entries) - e0))" 2 "units $2 and $3: entries in the drain"
+	wait_for "queue not emptied" attr_cmp $HMU/promote/pending -eq 0
+	wait_for "batch not done" sh -c "[ \$(cat $HMU/promote/tried) -eq \$(cat $HMU/promote/queued_pages) ]"
+	kill -USR1 $PAIR_WL
+	wait $PAIR_WL || fail "workload failed"
+	PAIR_WL=
+	PAIR_OUT=$(cat $f)
+}
+
 # perf_hold ARGS...: a chmu-perf session (ARGS as chmu-perf's) in the
 # background that lasts until perf_release, not for a time: a session
 # timed with sleep can end before the checks made while it is open.

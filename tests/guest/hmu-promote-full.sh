@@ -29,9 +29,8 @@ hmu_setup
 DE=/sys/kernel/mm/numa/demotion_enabled
 de0=$(cat $DE)
 CG=/sys/fs/cgroup/chmu-full
-wl=
 hold=
-trap 'echo $de0 >$DE; for p in $wl $hold; do kill $p 2>/dev/null || true; done
+trap 'echo $de0 >$DE; for p in $PAIR_WL $hold; do kill $p 2>/dev/null || true; done
 	node0_release || true; wait; rmdir $CG 2>/dev/null || true; chmu_cleanup' EXIT
 eval "$(chmu-region create -m mem0 --ram)"
 P=$HMU/promote
@@ -46,31 +45,12 @@ echo 50 >$P/min_count
 echo 1 >$P/full_backoff
 echo 1 >$P/enable
 
-# step full|room UNIT UNIT: over a second after the last, the two units
-# read 50 times in new pages of the CXL node, one drain (the instance's
-# stop), its batch done
+# step full|room UNIT UNIT: over a second after the last, promote_pair
+# (tests/lib.sh): the two units read 50 times, one drain, its batch done
 step() {
-	local e0
 	sleep 1.1
 	hmu_cfg enable=1
-	rm -f /tmp/full.out
-	chmu-workload touch --node "$NODE" --movable --no-thp --size 1M --units "$2,$3" --count 50 \
-		--wait --hold >/tmp/full.out &
-	wl=$!
-	wait_for "the workload did not allocate" grep -q '^ready=' /tmp/full.out
-	lru_drain
-	if [ "$1" = full ]; then node0_full; else node0_room; fi
-	e0=$(cat $HMU/entries)
-	kill -USR1 $wl
-	wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/full.out
-	hmu_cfg enable=0
-	expect_eq "$(($(cat $HMU/entries) - e0))" 2 "units $2 and $3: entries in the drain"
-	wait_for "queue not emptied" attr_cmp $P/pending -eq 0
-	# a batch taken is counted once done (nothing expires: no target)
-	wait_for "batch not done" sh -c "[ \$(cat $P/tried) -eq \$(cat $P/queued_pages) ]"
-	kill -USR1 $wl
-	wait $wl || fail "workload failed"
-	wl=
+	promote_pair "$@"
 }
 state() {
 	echo "$(c full_min_count) $(c full_raises) $(c skipped_full) $(c promoted) $(c failed_watermark)"

@@ -71,10 +71,14 @@ run "$d/t2/chmu.txt" "300 300" "300 300" "500 500" "500 500" "500 400" "500 400"
 vms "$d/t2" chmu 0 0 0
 cost "$d/t2" chmu promote_promoted=0 promote_worker_ns=0 drain_ns=0 promote_latency_p99_ns=0 promote_throttles=0
 
+pgboot() { # pgboot BOOT RATIO FAST_KB: a pgbench boot's label and setup
+	echo "exact tracker" >"$1/label"
+	printf '%s\n' workload=pgbench "ratio=$2" size=1048576 units=256 "fast_kb=$3" zipf=1.01 secs=4 >"$1/setup.txt"
+}
+
 # pgbench at 1:4: the promoter 0.8 steady, none 0.75
 b=$d/p4
-echo "exact tracker" >"$b/label"
-printf '%s\n' workload=pgbench ratio=4 size=1048576 units=256 fast_kb=204 zipf=1.01 secs=4 >"$b/setup.txt"
+pgboot "$b" 4 204
 run "$b/dram.txt" "1000 -1" "1000 -1" "1000 -1" "1000 -1" "1000 -1" "1000 -1" "1000 -1" "1000 -1"
 run "$b/none.txt" "700 -1" "700 -1" "700 -1" "700 -1" "750 -1" "750 -1" "750 -1" "750 -1"
 run "$b/chmu.txt" "700 -1" "700 -1" "700 -1" "700 -1" "800 -1" "800 -1" "800 -1" "800 -1"
@@ -92,8 +96,7 @@ cost "$b" chmu promote_promoted=60 promote_worker_ns=1000000 drain_ns=1000000 \
 # pgbench at 1:2: the promoter above none, but the all-DRAM run's second
 # half at 850 on average against its median 1000 (0.85x): unreliable
 b=$d/p2
-echo "exact tracker" >"$b/label"
-printf '%s\n' workload=pgbench ratio=2 size=1048576 units=256 fast_kb=341 zipf=1.01 secs=4 >"$b/setup.txt"
+pgboot "$b" 2 341
 run "$b/dram.txt" "1000 -1" "1000 -1" "1000 -1" "1000 -1" "1000 -1" "1000 -1" "700 -1" "700 -1"
 run "$b/none.txt" "500 -1" "500 -1" "500 -1" "500 -1" "500 -1" "500 -1" "500 -1" "500 -1"
 run "$b/chmu.txt" "600 -1" "600 -1" "600 -1" "600 -1" "700 -1" "700 -1" "700 -1" "700 -1"
