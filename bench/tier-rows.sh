@@ -198,6 +198,7 @@ goal() { # goal WHAT MEASURED TARGET MET [WHY-UNRELIABLE]
 		cmp() {
 			awk -v ar="$(v "$1" x_dram_run)" -v br="$(v "$2" x_dram_run)" \
 				-v as="$(v "$1" x_dram_steady)" -v bs="$(v "$2" x_dram_steady)" -v k="$3" 'BEGIN {
+				if (k != 1 && (br + 0 <= 0 || bs + 0 <= 0)) { print "not measured|0"; exit }
 				if (k == 1) m = sprintf("run %s vs %s, steady %s vs %s", ar, br, as, bs)
 				else m = sprintf("run %.2fx, steady %.2fx", ar / br, as / bs)
 				print m "|" (ar >= k * br && as >= k * bs) }'
