@@ -328,15 +328,9 @@ static struct drain_ctr drain_read(const char *inst)
  */
 static struct top_promote promote_read(struct state *s, int i, bool all)
 {
-	static const char *const failed[TOP_PF_NR] = {
-		"promote/failed_gone", "promote/failed_not_lru",
-		"promote/failed_isolate", "promote/failed_no_memory",
-		"promote/failed_on_target", "promote/failed_busy",
-		"promote/failed_watermark", "promote/failed_policy",
-		"promote/failed_rate_limited",
-	};
 	const char *inst = s->insts[i].path;
 	struct top_promote p = { 0 };
+	char attr[64];
 	int k;
 
 	if (!s->prom[i])
@@ -357,8 +351,11 @@ static struct top_promote promote_read(struct state *s, int i, bool all)
 	p.tried = chmu_attr_u64(inst, "promote/tried");
 	p.promoted = chmu_attr_u64(inst, "promote/promoted");
 	p.worker_ns = chmu_attr_u64(inst, "promote/worker_ns");
-	for (k = 0; k < TOP_PF_NR; k++)
-		p.failed[k] = chmu_attr_u64(inst, failed[k]);
+	/* promote/failed_REASON, by the names the frame shows */
+	for (k = 0; k < TOP_PF_NR; k++) {
+		snprintf(attr, sizeof(attr), "promote/failed_%s", top_pf_names[k]);
+		p.failed[k] = chmu_attr_u64(inst, attr);
+	}
 	return p;
 }
 
