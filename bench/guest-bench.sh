@@ -53,7 +53,7 @@
 #                         units of 256 B touched in an epoch (epochend)
 #   BENCH_PROMOTE_SECS=40, BENCH_PROMOTE_SIZE=64M, BENCH_PROMOTE_HOT=1024
 #                         the promotion runs' length, working set, hot units
-#   BENCH_TIER_SECS=40, BENCH_TIER_SIZE=48M, BENCH_TIER_ZIPF=0.99,
+#   BENCH_TIER_SECS=60, BENCH_TIER_SIZE=48M, BENCH_TIER_ZIPF=0.99,
 #   BENCH_TIER_DAMON_MBPS=4, BENCH_TIER_PG_SCALE=3, BENCH_TIER_PG_SB=64MB,
 #   BENCH_TIER_PG_ZIPF=1.01, BENCH_TIER_PG_CLIENTS=2
 #                         the tiering runs' length, working set, Zipf
@@ -457,6 +457,78 @@ policy_off() { # policy_off POLICY: its counters, key=value, then off
 }
 
 node0() { awk -v k="$1:" '$3 == k { print $4 }' /sys/devices/system/node/node0/meminfo; }
+# tier_sampler OUT: a time series beside the workload's progress lines,
+# for the whole tiering section: every 500 ms while $R/sample.pol names a
+# policy, a line "POLICY us" and, cumulative, node 0's free kB and its room
+# (room_kb's figure), kswapd's pages scanned, stolen and demoted, pages
+# promoted (pgpromote_success: the promoter's and NUMA balancing's), NUMA
+# hint faults, kswapd0's CPU ticks, the CPUs' busy and idle ticks, and the
+# promoter's pages tried, promoted and refused for the watermark and its
+# worker's ms (0 in other policies); the time is taken after the reads.
+# One process started before node 0 fills (its memory there, as the
+# workload's own), bash builtins only (no process started per sample):
+# the same small cost in every policy's run. tier_sample_cut POLICY T0
+# writes a run's lines to $R/POLICY.samples, in ms from T0.
+tier_sampler() {
+	local fd pol kp k v line f on a b c rest free room zf zh r ts=()
+	local scan steal dem prom hint kt user nice sys idle iow irq sirq
+	mkfifo /run/tier-sampler.fifo
+	exec {fd}<>/run/tier-sampler.fifo
+	rm /run/tier-sampler.fifo
+	kp=$(pgrep -x kswapd0 | head -n 1)
+	echo "policy us free_kb room_kb pgscan_kswapd pgsteal_kswapd pgdemote_kswapd pgpromote_success numa_hint_faults kswapd_ticks busy_ticks idle_ticks promote_tried promote_promoted promote_watermark promote_worker_ms"
+	while :; do
+		read -t 0.5 -u $fd _ || true
+		read -r pol <"$R/sample.pol" || pol=-
+		[ "$pol" != - ] || continue
+		while read -r k v; do
+			case $k in
+			pgscan_kswapd) scan=$v ;;
+			pgsteal_kswapd) steal=$v ;;
+			pgdemote_kswapd) dem=$v ;;
+			pgpromote_success) prom=$v ;;
+			numa_hint_faults) hint=$v ;;
+			esac
+		done </proc/vmstat
+		free=0 room=0 on=0 zf=0 zh=0
+		while read -r a b c rest; do
+			case $a in
+			Node) [ "$b" = 0, ] && on=1 || on=0 ;;
+			pages) [ $on = 0 ] || [ "$b" != free ] || { zf=$c; free=$((free + c * 4)); } ;;
+			high) [ $on = 0 ] || zh=$b ;;
+			protection:)
+				[ $on = 1 ] || continue
+				rest=${rest##* }
+				rest=${rest%\)}
+				r=$((zf - zh - rest))
+				[ $r -le 0 ] || room=$((room + r * 4))
+				;;
+			esac
+		done </proc/zoneinfo
+		kt=0
+		if [ -n "$kp" ] && read -r line </proc/$kp/stat; then
+			read -ra ts <<<"${line##*) }"
+			kt=$((ts[11] + ts[12]))
+		fi
+		read -r _ user nice sys idle iow irq sirq _ </proc/stat
+		line="$free $room $scan $steal $dem $prom $hint $kt $((user + nice + sys + irq + sirq)) $((idle + iow))"
+		if [ "$pol" = chmu ]; then
+			for f in tried promoted failed_watermark; do
+				read -r v <"$I/promote/$f"
+				line="$line $v"
+			done
+			read -r v <"$I/promote/worker_ns"
+			line="$line $((v / 1000000))"
+		else
+			line="$line 0 0 0 0"
+		fi
+		echo "$pol ${EPOCHREALTIME/./} $line"
+	done
+}
+tier_sample_cut() {
+	awk -v p="$1" -v t0="$2" 'NR == 1 { $1 = ""; $2 = "ms"; sub(/^ /, ""); print; next }
+		$1 == p { $1 = ""; $2 = int(($2 - t0) / 1000); sub(/^ /, ""); print }' "$R/samples" >"$R/$1.samples"
+}
 # node 0's high watermark, in kB
 high_kb() {
 	awk '/^Node 0, zone/ { on = 1; next } /^Node/ { on = 0 } on && $1 == "high" { s += $2 } END { print s * 4 }' /proc/zoneinfo
@@ -1125,7 +1197,7 @@ tier | tier-pg)
 	mode=$1 label=$2 ratio=$3
 	shift 3
 	modprobe cxl_hmu
-	SECS=${BENCH_TIER_SECS:-40} TSIZE=${BENCH_TIER_SIZE:-48M} ZIPF=${BENCH_TIER_ZIPF:-0.99}
+	SECS=${BENCH_TIER_SECS:-60} TSIZE=${BENCH_TIER_SIZE:-48M} ZIPF=${BENCH_TIER_ZIPF:-0.99}
 	echo "$label" >"$R/label"
 	echo 1 >/sys/kernel/mm/numa/demotion_enabled
 	echo 16384 >$T/buffer_size_kb	# the promoter's batches, before the balloon
@@ -1139,7 +1211,7 @@ tier | tier-pg)
 	NO_PROBES=1
 	balloon=
 	topup=
-	trap '[ -z "$balloon$topup${filler-}" ] || kill $balloon $topup ${filler-} 2>/dev/null || true; [ "$mode" = tier ] || tier_pg_stop; unpin_code' EXIT
+	trap '[ -z "$balloon$topup${filler-}${sampler-}" ] || kill $balloon $topup ${filler-} ${sampler-} 2>/dev/null || true; [ "$mode" = tier ] || tier_pg_stop; unpin_code' EXIT
 	if [ "$mode" = tier-pg ]; then
 		[ -x "$PGB_DIR/postgres" ] && [ -x "$PGB_DIR/pgbench" ] ||
 			{ echo "bench: no PostgreSQL server and pgbench (Debian's postgresql package)" >&2; exit 1; }
@@ -1170,6 +1242,9 @@ tier | tier-pg)
 	blocks=$(ls -d /sys/devices/system/node/node0/memory[0-9]* | sed 's/.*memory//' | sort -n)
 	DRAM_START=$(( $(head -n 1 <<<"$blocks") * bs ))
 	DRAM_END=$(( ($(tail -n 1 <<<"$blocks") + 1) * bs ))
+	echo - >"$R/sample.pol"
+	tier_sampler >"$R/samples" &
+	sampler=$!
 	for pol in "$@"; do
 		node=$NODE
 		if [ "$pol" = dram ]; then
@@ -1254,6 +1329,8 @@ tier | tier-pg)
 		case "$pol" in damon*) kpid=$(cat $D/0/pid) ;; esac
 		probes_start "$wl" "$kpid"
 		vm >"$R/$pol.vm0"
+		t0=${EPOCHREALTIME/./}
+		echo "$pol" >"$R/sample.pol"
 		# halfway: where the workload's own memory is (its code, stack
 		# and heap beside the working set; a pgbench backend's)
 		{ sleep $((SECS / 2)); cat /proc/$([ "$mode" = tier ] && echo $wl || echo "${PG_BACKENDS%% *}")/numa_maps; } \
@@ -1264,6 +1341,8 @@ tier | tier-pg)
 		else
 			tier_pg_wait "$pol"
 		fi
+		echo - >"$R/sample.pol"
+		tier_sample_cut "$pol" "$t0"
 		[ "$mode" = tier-pg ] || vm >"$R/$pol.vm1"
 		probes_stop "$pol" >>"$R/$pol.cost"
 		# node 0 at the run's end: where the memory a policy moved
@@ -1288,6 +1367,9 @@ tier | tier-pg)
 	done
 	[ -z "$balloon" ] || { kill $balloon; wait $balloon 2>/dev/null || true; }
 	balloon=
+	kill $sampler
+	wait $sampler 2>/dev/null || true
+	sampler=
 	[ "$mode" = tier ] || tier_pg_stop
 	unpin_code
 	# what was demoted to the CXL node and is only cache goes before

@@ -589,7 +589,7 @@ demotion is on (\`/sys/kernel/mm/numa/demotion_enabled\`), so every
 promotion needs a demotion. The workload: \`chmu-workload
 zipf\` over ${BENCH_TIER_SIZE:-48M} of 4 KiB base pages allocated on the CXL node, every load
 from a Zipf (exponent ${BENCH_TIER_ZIPF:-0.99}) over all its pages scattered at random, for
-${BENCH_TIER_SECS:-40} s; the best placement keeps the hottest share on node 0. Policies,
+${BENCH_TIER_SECS:-60} s; the best placement keeps the hottest share on node 0. Policies,
 switched on once the memory is allocated: none; the driver's promoter
 (epoch mode, 100 ms epochs, threshold 16, 4 KiB units, a latency target
 of one epoch: promote/max_latency_ms 100, older reports expire), gated
@@ -622,7 +622,7 @@ tables: its resident pages), moved to the CXL node before each run by
 \`chmu-workload move\` (move_pages(2) on the server's processes, no memory
 policy: every mechanism may move it back), back from wherever the last
 run's policy left it. The client: pgbench, ${BENCH_TIER_PG_CLIENTS:-2} clients, connected (their
-backends' memory placed) before the filler, measured over the ${BENCH_TIER_SECS:-40} s from
+backends' memory placed) before the filler, measured over the ${BENCH_TIER_SECS:-60} s from
 the policy's start; each transaction one
 \`SELECT\` of an account drawn by \`permute(random_zipfian(1, N,
 ${BENCH_TIER_PG_ZIPF:-1.01}), N)\` (Zipf keys scattered over the table); throughput is its
@@ -668,7 +668,9 @@ that were migrated back down within 10 s) and its share of the promoted;
 CPU of the mechanism (the promoter's work item and drain, wall time
 around them; kdamonds' utime + stime; NUMA balancing's is not measured,
 "-": no run carries bpftrace probes, which cannot start under the balloon
-and would slow the all-DRAM reference alone); the promoter's p99
+and would slow the all-DRAM reference alone); kswapd's CPU over the run
+(kswapd0's utime + stime from the sampler below: the demotions that make
+room on node 0, for whichever policy asked); the promoter's p99
 batch latency from the drain that queued a record to its migration
 (\`chmu:chmu_promote\` \`latency_ns\`: batches migrated, not the records
 that expired, whose share of the queued pages follows it); pgbench's
@@ -692,8 +694,24 @@ set's were all set again within 0.5 s in four rounds of five, all but
 288 pages in the fifth): they can demote the workload's hottest pages. Under TCG a CXL load costs about 70
 DRAM loads: the ratios overstate what hardware gains, the shares do not.
 
-| workload | ratio | tracker | policy | x DRAM (run) | x DRAM (steady) | CXL share (steady) | promoted | demoted | ping-pong | CPU ms | p99 latency | client p99 | own on CXL |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+Every run also leaves a time series beside its workload's progress lines
+(\`POLICY.samples\` in the boot's results: every 500 ms, node 0's free
+memory and room, kswapd's pages scanned, stolen and demoted and its CPU,
+pages promoted, NUMA hint faults, the CPUs' busy and idle time, the
+promoter's pages tried, promoted and refused for the watermark, its
+worker's time), written by one process started before the balloon with
+bash builtins alone, the same in every policy's run. It shows what a
+full node 0 costs a policy that promotes under TCG: the fillers leave
+node 0's main zone between its low and high watermarks, so the first
+promotions are refused until kswapd has demoted it back above the high
+one, and kswapd keeps going to the promotion watermark above it (a
+zone's watermark gap, about 11 MiB here): a few thousand pages, every
+one of them written into the emulated CXL memory beside the workload's
+own accesses to it. A run is ${BENCH_TIER_SECS:-60} s so that its second half, the steady
+figures, starts after that.
+
+| workload | ratio | tracker | policy | x DRAM (run) | x DRAM (steady) | CXL share (steady) | promoted | demoted | ping-pong | CPU ms | kswapd ms | p99 latency | client p99 | own on CXL |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 MD
 	cat "$1/tier.md"
 	echo

@@ -22,6 +22,11 @@
 #   CPU                   the promoter's worker and drain time; kdamond's
 #                         utime + stime; NUMA balancing's is not measured
 #                         under the balloon (bpftrace cannot start there)
+#   kswapd ms             kswapd0's CPU between the run's first and last
+#                         samples (POLICY.samples, guest-bench.sh's
+#                         sampler; ticks of USER_HZ 100): the demotions
+#                         that make room on a full node 0, whichever
+#                         policy asked for them ("-" without samples)
 #   p99 latency           the promoter's batches, drain to migration done, and the
 #                         share of its queued pages that expired unmigrated
 #   client p99            pgbench: the transactions' p99 latency (its log)
@@ -136,6 +141,10 @@ for b in "$@"; do
 		esac
 		# NUMA balancing's is not measured under the balloon (no probes)
 		[ "$pol" != numab ] || [ "$(kv probe_oncpu_ns "$cost")$(kv probe_scan_ns "$cost")" != 00 ] || cpu_ns=-1
+		kswapd_ms=-1
+		[ ! -s "$b/$pol.samples" ] ||
+			kswapd_ms=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kswapd_ticks") c = i; next }
+				c { if (!n++) a = $c; z = $c } END { print (c && n > 1) ? (z - a) * 10 : -1 }' "$b/$pol.samples")
 		pp_share=-1
 		if [ "$promoted" -gt 0 ]; then
 			pp_share=$(awk -v a="$pingpong" -v b="$promoted" 'BEGIN { printf "%.4f", a / b }')
@@ -144,19 +153,19 @@ for b in "$@"; do
 		first=0
 		cpu_ms=-1
 		[ "$cpu_ns" = -1 ] || cpu_ms=$((cpu_ns / 1000000))
-		printf '{"workload":"%s","ratio":%s,"tracker":"%s","policy":"%s","x_dram_run":%s,"x_dram_steady":%s,"cxl_share_steady":%s,"promoted":%s,"demoted":%s,"pingpong":%s,"pingpong_share":%s,"thp_split":%s,"cpu_ms":%s,"latency_p99_ms":%s,"expired_share":%s,"throttles":%s,"client_p99_ms":%s,"own_pages_off_node0":%s,"pinned_off_node0":%s,"confounded":%s}' \
+		printf '{"workload":"%s","ratio":%s,"tracker":"%s","policy":"%s","x_dram_run":%s,"x_dram_steady":%s,"cxl_share_steady":%s,"promoted":%s,"demoted":%s,"pingpong":%s,"pingpong_share":%s,"thp_split":%s,"cpu_ms":%s,"kswapd_ms":%s,"latency_p99_ms":%s,"expired_share":%s,"throttles":%s,"client_p99_ms":%s,"own_pages_off_node0":%s,"pinned_off_node0":%s,"confounded":%s}' \
 			"$workload" "$ratio" "$tracker" "$pol" "$run" "$steady" "$share" "$(nul "$promoted")" "$(nul "$demoted")" \
 			"$([ "$pol" = dram ] && echo null || echo "$pingpong")" \
 			"$([ "$pp_share" = -1 ] && echo null || echo "$pp_share")" "$splits" \
-			"$(nul "$cpu_ms")" "$([ "$lat" = -1 ] && echo null || awk -v l="$lat" 'BEGIN { printf "%.1f", l / 1e6 }')" \
+			"$(nul "$cpu_ms")" "$(nul "$kswapd_ms")" "$([ "$lat" = -1 ] && echo null || awk -v l="$lat" 'BEGIN { printf "%.1f", l / 1e6 }')" \
 			"$(nul "$expired")" "$([ "$throttles" = -1 ] && echo null || echo "$throttles")" \
 			"$([ "$cp99" = -1 ] && echo null || awk -v l="$cp99" 'BEGIN { printf "%.2f", l / 1e3 }')" \
 			"$own" "$pinned" "$confounded" >>"$out/tier.json"
-		printf '| %s | 1:%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$workload" "$ratio" "$tracker" \
+		printf '| %s | 1:%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$workload" "$ratio" "$tracker" \
 			"$(label_of "$pol")" "$run" "$steady" "$([ "$share" = -1.000 ] || [ "$pol" = dram ] && echo - || echo "$share")" \
 			"$(nul "$promoted" -)" "$(nul "$demoted" -)" \
 			"$([ "$pol" = dram ] && echo - || echo "$pingpong ($(awk -v s="$pp_share" 'BEGIN { printf "%.1f%%", s < 0 ? 0 : s * 100 }'))")" \
-			"$(nul "$cpu_ms" -)" \
+			"$(nul "$cpu_ms" -)" "$(nul "$kswapd_ms" -)" \
 			"$([ "$lat" = -1 ] && echo - || awk -v l="$lat" -v x="$expired" 'BEGIN {
 				printf "%.0f ms", l / 1e6; if (x >= 0) printf " (%.0f%% expired)", x * 100 }')" \
 			"$([ "$cp99" = -1 ] && echo - || awk -v l="$cp99" 'BEGIN { printf "%.1f ms", l / 1e3 }')" \

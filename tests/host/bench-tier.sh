@@ -3,7 +3,7 @@
 # boot's all-DRAM run makes 2000 loads/s. Steady is the second half
 # (intervals ending after 2 s), ratios against the all-DRAM median; the
 # counters are /proc/vmstat's growth over the run, the promoter's own and
-# DAMON's; the goals table compares the exact tracker's figures over the
+# DAMON's, kswapd's CPU from the sampler's first and last lines; the goals table compares the exact tracker's figures over the
 # run and in the second half, per workload (a pgbench boot: its
 # transactions in the same form, its clients' p99 latency, its own plot),
 # and calls a goal unreliable when a run it compares is confounded or the
@@ -55,6 +55,13 @@ vms "$d/t4" damon-tier 0 5 0
 cost "$d/t4" chmu promote_promoted=200 promote_worker_ns=3000000 drain_ns=4000000 \
 	promote_latency_p99_ns=150000000 promote_throttles=1 promote_queued_pages=400 promote_expired_pages=100
 cost "$d/t4" numab
+# the sampler's lines (guest-bench.sh): kswapd0 at 100, 180 and 350 ticks
+# in the promoter's run (2.5 s of CPU); one line only in NUMA
+# balancing's (nothing between two samples: unknown)
+hdr="ms free_kb room_kb pgscan_kswapd pgsteal_kswapd pgdemote_kswapd pgpromote_success numa_hint_faults kswapd_ticks busy_ticks idle_ticks promote_tried promote_promoted promote_watermark promote_worker_ms"
+printf '%s\n' "$hdr" "500 100 0 0 0 0 0 0 100 5 5 0 0 0 0" "1000 100 0 0 0 0 0 0 180 9 5 0 0 0 0" \
+	"1500 100 0 0 0 0 0 0 350 19 5 0 0 0 0" >"$d/t4/chmu.samples"
+printf '%s\n' "$hdr" "500 100 0 0 0 0 0 0 7 5 5 0 0 0 0" >"$d/t4/numab.samples"
 cost "$d/t4" damon-tier damon_sz_applied=409600 damon_cold_sz_applied=819200 pinned_off_node0=3
 # halfway placements: NUMA balancing's workload all on node 0; DAMON's
 # with 5 heap and 2 stack pages on the CXL node (and 3 pinned code pages
@@ -125,6 +132,10 @@ expect_eq "$(q '[.[] | select(.workload == "zipf" and .ratio == 4 and .policy ==
 	'[[999,50,4,0.004,10,150,0.25,1]]' "the promoter: pgpromote_success in the run's window (not its own count), demotions, ping-pong, CPU, latency, expired share, back-offs"
 expect_eq "$(q '[.[] | select(.policy != "chmu" or .ratio == 2) | .expired_share] | unique')" '[null]' "expired share: the promoter's, where its costs say"
 grep -q "| 150 ms (25% expired) |" "$d/out/tier.md" || fail "tier.md: no '150 ms (25% expired)' cell"
+expect_eq "$(q '[.[] | select(.workload == "zipf" and .ratio == 4) | [.policy, .kswapd_ms]]')" \
+	'[["chmu",2500],["damon-tier",null],["dram",null],["none",null],["numab",null]]' \
+	"kswapd's CPU from the samples (none, or one line: unknown)"
+grep -Fq '| 10 | 2500 | 150 ms (25% expired) |' "$d/out/tier.md" || { cat "$d/out/tier.md"; fail "tier.md: CPU, kswapd, latency cells"; }
 expect_eq "$(q '[.[] | select(.workload == "zipf" and .ratio == 4 and .policy == "numab") | [.promoted, .demoted, .pingpong, .latency_p99_ms]]')" \
 	'[[300,280,0,null]]' "NUMA balancing: pgpromote_success, its ping-pong"
 expect_eq "$(q '[.[] | select(.workload == "zipf" and .ratio == 4 and .policy == "damon-tier") | [.promoted, .demoted]]')" \
