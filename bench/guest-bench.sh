@@ -37,7 +37,9 @@
 #                                under pgbench)
 #                                (a balloon of pipe buffers), demotion on; policies
 #                                as in promote plus damon-tier (migrate_hot
-#                                and migrate_cold with quotas); dram runs
+#                                and migrate_cold with quotas) and watch
+#                                (the promoter's CHMU configuration,
+#                                drained, nothing promoted); dram runs
 #                                first without the balloon; bench/tier-rows.sh
 # Settings (bench/run.sh passes the host's BENCH_* on):
 #   BENCH_ROUNDS=5        off/on rounds per tracker model (chmu)
@@ -301,8 +303,8 @@ bt_stop() {
 vm() { grep -E '^(numa_hint_faults|numa_pte_updates|pgpromote_success|pgmigrate_success|pgpromote_candidate|pgpromote_pingpong|pgdemote_kswapd|pgdemote_direct|thp_split_page|pgmajfault|pgsteal_kswapd|pgsteal_direct|pgscan_kswapd|workingset_refault_file|workingset_refault_anon) ' /proc/vmstat; }
 policy_on() {
 	case "$1" in
-	chmu)
-		chmu_latency_start
+	chmu | watch)
+		[ "$1" = watch ] || chmu_latency_start
 		# 100 ms epochs, threshold 16: a cold unit (uniform, under two
 		# accesses per epoch) stays under it, a hot one (Zipf over
 		# 1024 units) reaches it; 8 promoted hundreds of cold units
@@ -310,6 +312,9 @@ policy_on() {
 			echo "${kv#*=}" >"$I/${kv%%=*}"
 		done
 		echo 1 >$I/enable
+		# watch: what monitoring alone costs the workload (the
+		# device's counting, its interrupts and the drains)
+		[ "$1" = chmu ] || return 0
 		# act on a report within one epoch: older ones expire
 		echo 100 >$I/promote/max_latency_ms
 		echo "${BENCH_PROMOTE_MIN_COUNT:-0}" >$I/promote/min_count
@@ -415,6 +420,12 @@ damon_tier_scheme() {
 }
 policy_off() { # policy_off POLICY: its counters, key=value, then off
 	case "$1" in
+	watch)
+		echo 0 >$I/enable
+		echo "drain_ns=$(cat $I/drain_ns)"
+		echo "entries=$(cat $I/entries)"
+		echo "batches=$(cat $I/batches)"
+		;;
 	chmu)
 		echo 0 >$I/enable
 		for _ in $(seq 30); do [ "$(cat $I/promote/pending)" = 0 ] && break; sleep 1; done

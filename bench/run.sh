@@ -545,17 +545,17 @@ MD
 sec_tiering() {
 	local r
 	for r in 2 4; do
-		msg BENCH "tiering 1:$r: all DRAM, none, CHMU promoter, NUMA balancing, DAMON tiering"
+		msg BENCH "tiering 1:$r: all DRAM, none, CHMU monitoring, CHMU promoter, NUMA balancing, DAMON tiering"
 		GUEST_TIMEOUT=2400 CHMU_PROPS=chmu-hotlist-size=4096 boot "$1/t$r" \
-			"bench/guest-bench.sh tier 'exact tracker' $r dram none chmu numab damon-tier"
+			"bench/guest-bench.sh tier 'exact tracker' $r dram none watch chmu numab damon-tier"
 	done
 	msg BENCH "tiering 1:4: CHMU promoter on a limited tracker (and all DRAM)"
 	GUEST_TIMEOUT=2400 CHMU_PROPS=chmu-hotlist-size=4096,chmu-counters=512 boot "$1/u4" \
 		"bench/guest-bench.sh tier 'limited tracker (512 counters)' 4 dram chmu"
 	for r in 2 4; do
-		msg BENCH "tiering 1:$r, PostgreSQL and pgbench: all DRAM, none, CHMU promoter, NUMA balancing, DAMON tiering"
+		msg BENCH "tiering 1:$r, PostgreSQL and pgbench: all DRAM, none, CHMU monitoring, CHMU promoter, NUMA balancing, DAMON tiering"
 		GUEST_TIMEOUT=2400 CHMU_PROPS=chmu-hotlist-size=4096 boot "$1/p$r" \
-			"bench/guest-bench.sh tier-pg 'exact tracker' $r dram none chmu numab damon-tier"
+			"bench/guest-bench.sh tier-pg 'exact tracker' $r dram none watch chmu numab damon-tier"
 	done
 	bench/tier-rows.sh "$1" "$1"/t2 "$1"/t4 "$1"/u4 "$1"/p2 "$1"/p4 || die "tiering: no rows"
 	{
@@ -590,7 +590,11 @@ promotion needs a demotion. The workload: \`chmu-workload
 zipf\` over ${BENCH_TIER_SIZE:-48M} of 4 KiB base pages allocated on the CXL node, every load
 from a Zipf (exponent ${BENCH_TIER_ZIPF:-0.99}) over all its pages scattered at random, for
 ${BENCH_TIER_SECS:-60} s; the best placement keeps the hottest share on node 0. Policies,
-switched on once the memory is allocated: none; the driver's promoter
+switched on once the memory is allocated: none; CHMU monitoring alone
+(the promoter's instance configuration below, its hotlist drained,
+nothing promoted: what watching costs the workload, under TCG the
+device model's counting of every CXL access, its epoch ends, interrupts
+and the drains); the driver's promoter
 (epoch mode, 100 ms epochs, threshold 16, 4 KiB units, a latency target
 of one epoch: promote/max_latency_ms 100, older reports expire), gated
 by node 0's watermark, the rate limit and ping-pong (its own back-off); NUMA
@@ -666,7 +670,7 @@ run's window, DAMON's \`sz_applied\` from its start to the stats command;
 ping-pong (\`pgpromote_pingpong\`: pages promoted, by whichever mechanism,
 that were migrated back down within 10 s) and its share of the promoted;
 CPU of the mechanism (the promoter's work item and drain, wall time
-around them; kdamonds' utime + stime; NUMA balancing's is not measured,
+around them, for monitoring alone the drains'; kdamonds' utime + stime; NUMA balancing's is not measured,
 "-": no run carries bpftrace probes, which cannot start under the balloon
 and would slow the all-DRAM reference alone); kswapd's CPU over the run
 (kswapd0's utime + stime from the sampler below: the demotions that make

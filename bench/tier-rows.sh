@@ -19,7 +19,8 @@
 #   ping-pong             pgpromote_pingpong: pages promoted (by whichever
 #                         mechanism) that were migrated back down within
 #                         10 s, and its share of the promoted
-#   CPU                   the promoter's worker and drain time; kdamond's
+#   CPU                   the promoter's worker and drain time (watch:
+#                         the drains'); kdamond's
 #                         utime + stime; NUMA balancing's is not measured
 #                         under the balloon (bpftrace cannot start there)
 #   kswapd ms             kswapd0's CPU between the run's first and last
@@ -66,6 +67,7 @@ intervals() {
 label_of() {
 	case "$1" in
 	none) echo "no promotion" ;;
+	watch) echo "CHMU monitoring, no promotion" ;;
 	chmu) echo "CHMU promoter" ;;
 	numab) echo "NUMA balancing, tiering mode" ;;
 	damon-tier) echo "DAMON tiering (migrate_hot + migrate_cold)" ;;
@@ -88,7 +90,7 @@ for b in "$@"; do
 	[ "${ref%.*}" -gt 0 ] || { echo "tier-rows.sh: no all-DRAM throughput in $b" >&2; exit 1; }
 	for f in "$b"/*.txt; do
 		pol=$(basename "$f" .txt)
-		case "$pol" in dram | none | chmu | numab | damon-tier) ;; *) continue ;; esac
+		case "$pol" in dram | none | watch | chmu | numab | damon-tier) ;; *) continue ;; esac
 		intervals "$f" >"$b/$pol.iv"
 		[ -s "$b/$pol.iv" ] || { echo "tier-rows.sh: no progress in $f" >&2; exit 1; }
 		read -r run steady share < <(awk -v ref="$ref" '{ t[NR] = $1; r[NR] = $2; c[NR] = $3 }
@@ -119,6 +121,7 @@ for b in "$@"; do
 		lat=-1 throttles=-1 cp99=-1 expired=-1
 		[ -z "$(kv client_latency_p99_us "$cost")" ] || cp99=$(kv client_latency_p99_us "$cost")
 		case "$pol" in
+		watch) cpu_ns=$((cpu_ns + $(kv drain_ns "$cost"))) ;;
 		chmu)
 			# promoted: pgpromote_success over the run's window, as for
 			# the others (the driver's own count goes on while its
@@ -243,13 +246,13 @@ for b in "$@"; do
 	done_ratios="$done_ratios $svg"
 	ref=$(awk '{ print $2 }' "$b/dram.iv" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	{
-		for pol in dram none chmu numab damon-tier; do
+		for pol in dram none watch chmu numab damon-tier; do
 			[ -s "$b/$pol.iv" ] || continue
 			awk -v p="$pol" -v ref="$ref" '{ printf "%s %.3f %.4f\n", p, $1 / 1000, $2 / ref }' "$b/$pol.iv"
 		done
 	} | awk -v ratio="$ratio" -v what="$([ "${workload:-zipf}" = zipf ] && echo Throughput || echo "pgbench transactions/s")" '
 	BEGIN { W = 720; H = 360; L = 60; B = 40; T = 30; Rm = 190
-		col["dram"] = "#444444"; col["none"] = "#999999"; col["chmu"] = "#d62728"
+		col["dram"] = "#444444"; col["none"] = "#999999"; col["watch"] = "#ff9896"; col["chmu"] = "#d62728"
 		col["numab"] = "#1f77b4"; col["damon-tier"] = "#2ca02c" }
 	{ p = $1; n[p]++; x[p, n[p]] = $2; y[p, n[p]] = $3; if ($2 > xmax) xmax = $2; if ($3 > ymax) ymax = $3
 	  if (!(p in seen)) { seen[p] = 1; order[++np] = p } }

@@ -72,6 +72,10 @@ printf '%s\n' "5561 default heap anon=49 dirty=49 N0=49 kernelpagesize_kB=4" \
 printf '%s\n' "5561 default heap anon=49 dirty=49 N0=44 N1=5 kernelpagesize_kB=4" \
 	"7ffc default stack anon=4 dirty=4 N0=2 N1=2 kernelpagesize_kB=4" \
 	"7f00 default anon=4096 dirty=4096 N0=96 N1=4000 kernelpagesize_kB=4" >"$d/t4/damon-tier.numa_maps"
+# 1:2: monitoring alone at 0.45 throughout, its drains its CPU
+run "$d/t2/watch.txt" "450 450" "450 450" "450 450" "450 450" "450 450" "450 450" "450 450" "450 450"
+vms "$d/t2" watch 0 0 0
+cost "$d/t2" watch drain_ns=7000000 entries=900 batches=40
 # 1:2: the promoter as good as none in the second half, below it over
 # the run (0.45 against 0.5): not met
 run "$d/t2/chmu.txt" "300 300" "300 300" "500 500" "500 500" "500 400" "500 400" "500 400" "500 400"
@@ -116,7 +120,11 @@ cost "$b" chmu promote_promoted=10 promote_worker_ns=1000000 drain_ns=1000000 \
 bench/tier-rows.sh "$d/out" "$d/t2" "$d/t4" "$d/p2" "$d/p4" || fail "tier-rows.sh failed"
 J=$d/out/tier.json
 q() { jq -c "$1" "$J"; }
-expect_eq "$(q 'length')" 16 "one object per run"
+expect_eq "$(q 'length')" 17 "one object per run"
+expect_eq "$(q '[.[] | select(.policy == "watch") | [.ratio, .x_dram_run, .cxl_share_steady, .promoted, .cpu_ms, .latency_p99_ms]]')" \
+	'[[2,0.45,1,0,10,null]]' "monitoring alone: its throughput, CXL share, the drains' CPU (and the probes'), no promotion"
+grep -Fq '| zipf | 1:2 | exact tracker | CHMU monitoring, no promotion | 0.450 | 0.450 | 1.000 | 0 | 0 | 0 (0.0%) | 10 | - |' "$d/out/tier.md" ||
+	{ cat "$d/out/tier.md"; fail "tier.md: the monitoring row"; }
 expect_eq "$(q '[.[] | select(.workload == "pgbench" and .policy == "numab") | .cpu_ms]')" '[null]' \
 	"NUMA balancing's CPU under the balloon: not measured, not 0"
 expect_eq "$(q '[.[] | select(.workload == "pgbench" and .policy == "damon-tier") | [.promoted, .demoted, .cpu_ms, .x_dram_steady]]')" \
@@ -156,6 +164,7 @@ grep -Fq '| pgbench 1:2: promoter not below no promotion | run 0.65 vs 0.5, stea
 grep -Fq '| zipf 1:4: ping-pong of the promoter'"'"'s promotions | 0.4% | < 5% | met |' "$M" || { cat "$M"; fail "goal: ping-pong"; }
 grep -q '^<svg' "$d/out/tier-4.svg" && grep -q '^<svg' "$d/out/tier-2.svg" || fail "no plots"
 expect_eq "$(grep -c '<polyline' "$d/out/tier-4.svg")" 5 "1:4 plot: a line per policy"
+expect_eq "$(grep -c '<polyline' "$d/out/tier-2.svg")" 4 "1:2 plot: a line per policy (monitoring too)"
 grep -Fq '| pgbench 1:4: promoter not below no promotion | run 0.75 vs 0.725, steady 0.8 vs 0.75 | >= 1.00x | met |' "$M" ||
 	{ cat "$M"; fail "goal: pgbench none"; }
 grep -q 'NUMA balancing' <(grep '^| pgbench 1:' "$M") && fail "pgbench: goals of the Zipf workload"
