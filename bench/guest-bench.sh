@@ -300,7 +300,7 @@ bt_stop() {
 	done
 	wait "$1" || true
 }
-vm() { grep -E '^(numa_hint_faults|numa_pte_updates|pgpromote_success|pgmigrate_success|pgpromote_candidate|pgpromote_pingpong|pgdemote_kswapd|pgdemote_direct|thp_split_page|pgmajfault|pgsteal_kswapd|pgsteal_direct|pgscan_kswapd|workingset_refault_file|workingset_refault_anon) ' /proc/vmstat; }
+vm() { grep -E '^(numa_hint_faults|numa_pte_updates|pgpromote_success|pgmigrate_success|pgpromote_candidate|pgpromote_pingpong|pgdemote_kswapd|pgdemote_direct|thp_split_page|pgmajfault|pgsteal_kswapd|pgsteal_direct|pgscan_kswapd|workingset_refault_file|workingset_refault_anon) ' /proc/vmstat; kswapd_ticks; }
 policy_on() {
 	case "$1" in
 	chmu | watch)
@@ -468,59 +468,81 @@ policy_off() { # policy_off POLICY: its counters, key=value, then off
 }
 
 node0() { awk -v k="$1:" '$3 == k { print $4 }' /sys/devices/system/node/node0/meminfo; }
-# tier_sampler OUT: a time series beside the workload's progress lines,
-# for the whole tiering section: every 500 ms while $R/sample.pol names a
-# policy, a line "POLICY us" and, cumulative, node 0's free kB and its room
-# (room_kb's figure), kswapd's pages scanned, stolen and demoted, pages
-# promoted (pgpromote_success: the promoter's and NUMA balancing's), NUMA
-# hint faults, kswapd0's CPU ticks, the CPUs' busy and idle ticks, and the
-# promoter's pages tried, promoted and refused for the watermark and its
-# worker's ms (0 in other policies); the time is taken after the reads.
-# One process started before node 0 fills (its memory there, as the
-# workload's own), bash builtins only (no process started per sample):
-# the same small cost in every policy's run. tier_sample_cut POLICY T0
-# writes a run's lines to $R/POLICY.samples, in ms from T0.
+# tier_sampler: a time series beside the workload's progress lines, for
+# the whole tiering section, in /run/tier-samples: about every 500 ms
+# while /run/tier-sample.pol names a policy, a line "POLICY us" and,
+# cumulative, node 0's free kB and its room (room_kb's figure; read every
+# fourth sample, repeated between), kswapd's
+# pages scanned, stolen and demoted, pages promoted (pgpromote_success:
+# the promoter's and NUMA balancing's), NUMA hint faults, kswapd0's CPU
+# ticks, the CPUs' busy and idle ticks (tick-sampled: TCG loses some),
+# the promoter's pages tried, promoted and refused for the watermark and
+# its worker's ms (0 in other policies), and the sampler's own CPU
+# ticks; the time is taken after the reads. One process started before
+# node 0 fills (its memory there, as the workload's own), bash builtins
+# only, each /proc file read in one pass (mapfile: bash's read seeks back
+# after every line, which makes a seq_file regenerate itself), nothing on
+# the results share until a run ends. tier_sample_cut POLICY T0 writes
+# the lines of the run that began at T0 to $R/POLICY.samples, in ms
+# from T0.
 tier_sampler() {
-	local fd pol kp k v line f on a b c rest free room zf zh r ts=()
+	local fd fifo pol kp v line f on rest free=0 room=0 zf zh r n=0
 	local scan steal dem prom hint kt user nice sys idle iow irq sirq
-	mkfifo /run/tier-sampler.fifo
-	exec {fd}<>/run/tier-sampler.fifo
-	rm /run/tier-sampler.fifo
+	local -a ts vmst zi w
+	set +e -f	# a failed read skips a sample; the run goes on
+	fifo=$(mktemp -u /run/tier-sampler.XXXXXX)
+	mkfifo "$fifo" && exec {fd}<>"$fifo" && rm "$fifo" || return 1
 	kp=$(pgrep -x kswapd0 | head -n 1)
-	echo "policy us free_kb room_kb pgscan_kswapd pgsteal_kswapd pgdemote_kswapd pgpromote_success numa_hint_faults kswapd_ticks busy_ticks idle_ticks promote_tried promote_promoted promote_watermark promote_worker_ms"
+	# ticks PID: utime + stime of PID in kt, 0 when unreadable
+	ticks() {
+		local l
+		kt=0
+		[ -n "$1" ] && read -r l </proc/$1/stat || return 0
+		read -ra ts <<<"${l##*) }"
+		kt=$((ts[11] + ts[12]))
+	}
+	echo "policy us free_kb room_kb pgscan_kswapd pgsteal_kswapd pgdemote_kswapd pgpromote_success numa_hint_faults kswapd_ticks busy_ticks idle_ticks promote_tried promote_promoted promote_watermark promote_worker_ms sampler_ticks"
 	while :; do
-		read -t 0.5 -u $fd _ || true
-		read -r pol <"$R/sample.pol" || pol=-
+		read -t 0.5 -u $fd _
+		read -r pol </run/tier-sample.pol || pol=-
 		[ "$pol" != - ] || continue
-		while read -r k v; do
-			case $k in
-			pgscan_kswapd) scan=$v ;;
-			pgsteal_kswapd) steal=$v ;;
-			pgdemote_kswapd) dem=$v ;;
-			pgpromote_success) prom=$v ;;
-			numa_hint_faults) hint=$v ;;
+		mapfile -t vmst </proc/vmstat
+		scan=0 steal=0 dem=0 prom=0 hint=0
+		for line in "${vmst[@]}"; do
+			case $line in
+			pgscan_kswapd\ *) scan=${line#* } ;;
+			pgsteal_kswapd\ *) steal=${line#* } ;;
+			pgdemote_kswapd\ *) dem=${line#* } ;;
+			pgpromote_success\ *) prom=${line#* } ;;
+			numa_hint_faults\ *) hint=${line#* } ;;
 			esac
-		done </proc/vmstat
+		done
+		# node 0's zones every 4th sample (2 s): their room moves
+		# slowly, and the walk is most of a sample's cost
+		if [ $((n++ % 4)) = 0 ]; then
+		mapfile -t zi </proc/zoneinfo
 		free=0 room=0 on=0 zf=0 zh=0
-		while read -r a b c rest; do
-			case $a in
-			Node) [ "$b" = 0, ] && on=1 || on=0 ;;
-			pages) [ $on = 0 ] || [ "$b" != free ] || { zf=$c; free=$((free + c * 4)); } ;;
-			high) [ $on = 0 ] || zh=$b ;;
+		for line in "${zi[@]}"; do
+			case $line in
+			Node* | *"pages free"* | "        high "* | *protection:*) ;;
+			*) continue ;;
+			esac
+			w=($line)	# words (no globbing: set -f)
+			case ${w[0]} in
+			Node) [ "${w[1]}" = 0, ] && on=1 || { [ $on = 0 ] || break; } ;;
+			pages) [ $on = 0 ] || [ "${w[1]}" != free ] || { zf=${w[2]}; free=$((free + zf * 4)); } ;;
+			high) [ $on = 0 ] || zh=${w[1]} ;;
 			protection:)
 				[ $on = 1 ] || continue
-				rest=${rest##* }
+				rest=${w[${#w[@]} - 1]}
 				rest=${rest%\)}
-				r=$((zf - zh - rest))
+				r=$((zf - zh - ${rest:-0}))
 				[ $r -le 0 ] || room=$((room + r * 4))
 				;;
 			esac
-		done </proc/zoneinfo
-		kt=0
-		if [ -n "$kp" ] && read -r line </proc/$kp/stat; then
-			read -ra ts <<<"${line##*) }"
-			kt=$((ts[11] + ts[12]))
+		done
 		fi
+		ticks "$kp"
 		read -r _ user nice sys idle iow irq sirq _ </proc/stat
 		line="$free $room $scan $steal $dem $prom $hint $kt $((user + nice + sys + irq + sirq)) $((idle + iow))"
 		if [ "$pol" = chmu ]; then
@@ -533,12 +555,24 @@ tier_sampler() {
 		else
 			line="$line 0 0 0 0"
 		fi
-		echo "$pol ${EPOCHREALTIME/./} $line"
+		ticks $BASHPID
+		echo "$pol ${EPOCHREALTIME/./} $line $kt"
 	done
 }
 tier_sample_cut() {
 	awk -v p="$1" -v t0="$2" 'NR == 1 { $1 = ""; $2 = "ms"; sub(/^ /, ""); print; next }
-		$1 == p { $1 = ""; $2 = int(($2 - t0) / 1000); sub(/^ /, ""); print }' "$R/samples" >"$R/$1.samples"
+		$1 == p && $2 >= t0 { $1 = ""; $2 = int(($2 - t0) / 1000); sub(/^ /, ""); print }' \
+		/run/tier-samples >"$R/$1.samples"
+}
+# kswapd_ticks: "kswapd_ticks N", kswapd0's utime + stime (vm's last line)
+kswapd_ticks() {
+	local p line
+	local -a ts
+	p=$(pgrep -x kswapd0 | head -n 1) || true
+	if [ -n "$p" ] && read -r line </proc/$p/stat; then
+		read -ra ts <<<"${line##*) }"
+		echo "kswapd_ticks $((ts[11] + ts[12]))"
+	fi
 }
 # node 0's high watermark, in kB
 high_kb() {
@@ -1253,8 +1287,8 @@ tier | tier-pg)
 	blocks=$(ls -d /sys/devices/system/node/node0/memory[0-9]* | sed 's/.*memory//' | sort -n)
 	DRAM_START=$(( $(head -n 1 <<<"$blocks") * bs ))
 	DRAM_END=$(( ($(tail -n 1 <<<"$blocks") + 1) * bs ))
-	echo - >"$R/sample.pol"
-	tier_sampler >"$R/samples" &
+	echo - >/run/tier-sample.pol
+	tier_sampler >/run/tier-samples &
 	sampler=$!
 	for pol in "$@"; do
 		node=$NODE
@@ -1341,7 +1375,7 @@ tier | tier-pg)
 		probes_start "$wl" "$kpid"
 		vm >"$R/$pol.vm0"
 		t0=${EPOCHREALTIME/./}
-		echo "$pol" >"$R/sample.pol"
+		echo "$pol" >/run/tier-sample.pol
 		# halfway: where the workload's own memory is (its code, stack
 		# and heap beside the working set; a pgbench backend's)
 		{ sleep $((SECS / 2)); cat /proc/$([ "$mode" = tier ] && echo $wl || echo "${PG_BACKENDS%% *}")/numa_maps; } \
@@ -1352,7 +1386,7 @@ tier | tier-pg)
 		else
 			tier_pg_wait "$pol"
 		fi
-		echo - >"$R/sample.pol"
+		echo - >/run/tier-sample.pol
 		tier_sample_cut "$pol" "$t0"
 		[ "$mode" = tier-pg ] || vm >"$R/$pol.vm1"
 		probes_stop "$pol" >>"$R/$pol.cost"
@@ -1378,9 +1412,10 @@ tier | tier-pg)
 	done
 	[ -z "$balloon" ] || { kill $balloon; wait $balloon 2>/dev/null || true; }
 	balloon=
-	kill $sampler
-	wait $sampler 2>/dev/null || true
+	kill "$sampler" 2>/dev/null || echo "bench: the tiering sampler had stopped" >&2
+	wait "$sampler" 2>/dev/null || true
 	sampler=
+	cp /run/tier-samples "$R/samples"
 	[ "$mode" = tier ] || tier_pg_stop
 	unpin_code
 	# what was demoted to the CXL node and is only cache goes before

@@ -663,7 +663,12 @@ has the same split.
 
 Columns: throughput over the whole run and over its second half (steady)
 against the all-DRAM run's median; the share of the second half's loads
-that went to the CXL node; pages promoted (\`pgpromote_success\` over the
+that went to the CXL node; the working set's pages on node 0 halfway
+(its largest mapping in the workload's \`numa_maps\`) and, for the Zipf
+workload, the best CXL share that many pages allow (the hottest of them
+on node 0): a policy whose demotions went past the fillers' excess holds
+more of node 0 than the nominal share, and its CXL share is to be read
+against its own best; pages promoted (\`pgpromote_success\` over the
 run's window, DAMON's \`sz_applied\` from its start to the stats command;
 "-" if that command did not return) and demoted
 (\`pgdemote_kswapd\` + \`pgdemote_direct\`, plus DAMON's cold scheme);
@@ -673,8 +678,8 @@ CPU of the mechanism (the promoter's work item and drain, wall time
 around them, for monitoring alone the drains'; kdamonds' utime + stime; NUMA balancing's is not measured,
 "-": no run carries bpftrace probes, which cannot start under the balloon
 and would slow the all-DRAM reference alone); kswapd's CPU over the run
-(kswapd0's utime + stime from the sampler below: the demotions that make
-room on node 0, for whichever policy asked); the promoter's p99
+(kswapd0's utime + stime read before and after it: the demotions that
+make room on node 0, for whichever policy asked); the promoter's p99
 batch latency from the drain that queued a record to its migration
 (\`chmu:chmu_promote\` \`latency_ns\`: batches migrated, not the records
 that expired, whose share of the queued pages follows it); pgbench's
@@ -699,12 +704,13 @@ set's were all set again within 0.5 s in four rounds of five, all but
 DRAM loads: the ratios overstate what hardware gains, the shares do not.
 
 Every run also leaves a time series beside its workload's progress lines
-(\`POLICY.samples\` in the boot's results: every 500 ms, node 0's free
-memory and room, kswapd's pages scanned, stolen and demoted and its CPU,
-pages promoted, NUMA hint faults, the CPUs' busy and idle time, the
-promoter's pages tried, promoted and refused for the watermark, its
-worker's time), written by one process started before the balloon with
-bash builtins alone, the same in every policy's run. It shows what a
+(\`POLICY.samples\` in the boot's results: about every 500 ms, node 0's
+free memory and (every 2 s) room, kswapd's pages scanned, stolen and
+demoted and its CPU, pages promoted, NUMA hint faults, the CPUs' busy and
+idle ticks, the promoter's pages tried, promoted and refused for the
+watermark, its worker's time, and the sampler's own CPU), written by one
+process started before the balloon with bash builtins alone, each /proc
+file read in one pass, into the guest's /run until the run ends. It shows what a
 full node 0 costs a policy that promotes under TCG: the fillers leave
 node 0's main zone between its low and high watermarks, so the first
 promotions are refused until kswapd has demoted it back above the high
@@ -714,8 +720,8 @@ one of them written into the emulated CXL memory beside the workload's
 own accesses to it. A run is ${BENCH_TIER_SECS:-60} s so that its second half, the steady
 figures, starts after that.
 
-| workload | ratio | tracker | policy | x DRAM (run) | x DRAM (steady) | CXL share (steady) | promoted | demoted | ping-pong | CPU ms | kswapd ms | p99 latency | client p99 | own on CXL |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| workload | ratio | tracker | policy | x DRAM (run) | x DRAM (steady) | CXL share (steady) | on node 0 | promoted | demoted | ping-pong | CPU ms | kswapd ms | p99 latency | client p99 | own on CXL |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 MD
 	cat "$1/tier.md"
 	echo

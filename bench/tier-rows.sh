@@ -23,11 +23,20 @@
 #                         the drains'); kdamond's
 #                         utime + stime; NUMA balancing's is not measured
 #                         under the balloon (bpftrace cannot start there)
-#   kswapd ms             kswapd0's CPU between the run's first and last
-#                         samples (POLICY.samples, guest-bench.sh's
-#                         sampler; ticks of USER_HZ 100): the demotions
-#                         that make room on a full node 0, whichever
-#                         policy asked for them ("-" without samples)
+#   kswapd ms             kswapd0's utime + stime over the run (its
+#                         kswapd_ticks around it in POLICY.vm0 and .vm1;
+#                         runs before they had them: between the first
+#                         and last lines of POLICY.samples; ticks of
+#                         USER_HZ 100): the demotions that make room on a
+#                         full node 0, whichever policy asked for them
+#                         ("-" without either)
+#   on node 0             the working set's pages on node 0 halfway (the
+#                         largest mapping in POLICY.numa_maps), and for
+#                         the Zipf workload the best CXL share that many
+#                         pages allow (the hottest on node 0): a policy
+#                         that took more of node 0 than the share (its
+#                         demotions went past the fillers' excess) is
+#                         judged by its own count
 #   p99 latency           the promoter's batches, drain to migration done, and the
 #                         share of its queued pages that expired unmigrated
 #   client p99            pgbench: the transactions' p99 latency (its log)
@@ -145,9 +154,25 @@ for b in "$@"; do
 		# NUMA balancing's is not measured under the balloon (no probes)
 		[ "$pol" != numab ] || [ "$(kv probe_oncpu_ns "$cost")$(kv probe_scan_ns "$cost")" != 00 ] || cpu_ns=-1
 		kswapd_ms=-1
-		[ ! -s "$b/$pol.samples" ] ||
+		if [ -n "$(awk '$1 == "kswapd_ticks"' "$b/$pol.vm0" 2>/dev/null)" ] &&
+			[ -n "$(awk '$1 == "kswapd_ticks"' "$b/$pol.vm1" 2>/dev/null)" ]; then
+			kswapd_ms=$(( $(vmd "$b" "$pol" kswapd_ticks) * 10 ))
+		elif [ -s "$b/$pol.samples" ]; then
 			kswapd_ms=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kswapd_ticks") c = i; next }
 				c { if (!n++) a = $c; z = $c } END { print (c && n > 1) ? (z - a) * 10 : -1 }' "$b/$pol.samples")
+		fi
+		# the working set on node 0 halfway, and the best share for it
+		ws0=-1 best=-1
+		if [ -s "$b/$pol.numa_maps" ]; then
+			ws0=$(awk '{ t = 0; z = 0
+				for (i = 2; i <= NF; i++) if ($i ~ /^N[0-9]+=/) { split($i, kv, "="); t += kv[2]; if (kv[1] == "N0") z = kv[2] }
+				if (t > max) { max = t; n0 = z } } END { print max ? n0 + 0 : -1 }' "$b/$pol.numa_maps")
+			u=$(kv units "$b/setup.txt") zs=$(kv zipf "$b/setup.txt")
+			[ "$workload" != zipf ] || [ "$ws0" -lt 0 ] || [ -z "$u" ] || [ -z "$zs" ] ||
+				best=$(awk -v n="$ws0" -v u="$u" -v s="$zs" 'BEGIN {
+					for (k = 1; k <= u; k++) { w = k ^ -s; h += w; if (k <= n) hn += w }
+					printf "%.3f", 1 - hn / h }')
+		fi
 		pp_share=-1
 		if [ "$promoted" -gt 0 ]; then
 			pp_share=$(awk -v a="$pingpong" -v b="$promoted" 'BEGIN { printf "%.4f", a / b }')
@@ -156,16 +181,17 @@ for b in "$@"; do
 		first=0
 		cpu_ms=-1
 		[ "$cpu_ns" = -1 ] || cpu_ms=$((cpu_ns / 1000000))
-		printf '{"workload":"%s","ratio":%s,"tracker":"%s","policy":"%s","x_dram_run":%s,"x_dram_steady":%s,"cxl_share_steady":%s,"promoted":%s,"demoted":%s,"pingpong":%s,"pingpong_share":%s,"thp_split":%s,"cpu_ms":%s,"kswapd_ms":%s,"latency_p99_ms":%s,"expired_share":%s,"throttles":%s,"client_p99_ms":%s,"own_pages_off_node0":%s,"pinned_off_node0":%s,"confounded":%s}' \
+		printf '{"workload":"%s","ratio":%s,"tracker":"%s","policy":"%s","x_dram_run":%s,"x_dram_steady":%s,"cxl_share_steady":%s,"promoted":%s,"demoted":%s,"pingpong":%s,"pingpong_share":%s,"thp_split":%s,"cpu_ms":%s,"kswapd_ms":%s,"ws_node0_pages":%s,"best_cxl_share":%s,"latency_p99_ms":%s,"expired_share":%s,"throttles":%s,"client_p99_ms":%s,"own_pages_off_node0":%s,"pinned_off_node0":%s,"confounded":%s}' \
 			"$workload" "$ratio" "$tracker" "$pol" "$run" "$steady" "$share" "$(nul "$promoted")" "$(nul "$demoted")" \
 			"$([ "$pol" = dram ] && echo null || echo "$pingpong")" \
 			"$([ "$pp_share" = -1 ] && echo null || echo "$pp_share")" "$splits" \
-			"$(nul "$cpu_ms")" "$(nul "$kswapd_ms")" "$([ "$lat" = -1 ] && echo null || awk -v l="$lat" 'BEGIN { printf "%.1f", l / 1e6 }')" \
+			"$(nul "$cpu_ms")" "$(nul "$kswapd_ms")" "$(nul "$ws0")" "$(nul "$best")" "$([ "$lat" = -1 ] && echo null || awk -v l="$lat" 'BEGIN { printf "%.1f", l / 1e6 }')" \
 			"$(nul "$expired")" "$([ "$throttles" = -1 ] && echo null || echo "$throttles")" \
 			"$([ "$cp99" = -1 ] && echo null || awk -v l="$cp99" 'BEGIN { printf "%.2f", l / 1e3 }')" \
 			"$own" "$pinned" "$confounded" >>"$out/tier.json"
-		printf '| %s | 1:%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$workload" "$ratio" "$tracker" \
+		printf '| %s | 1:%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$workload" "$ratio" "$tracker" \
 			"$(label_of "$pol")" "$run" "$steady" "$([ "$share" = -1.000 ] || [ "$pol" = dram ] && echo - || echo "$share")" \
+			"$([ "$ws0" = -1 ] && echo - || { [ "$best" = -1 ] && echo "$ws0" || echo "$ws0 (best $best)"; })" \
 			"$(nul "$promoted" -)" "$(nul "$demoted" -)" \
 			"$([ "$pol" = dram ] && echo - || echo "$pingpong ($(awk -v s="$pp_share" 'BEGIN { printf "%.1f%%", s < 0 ? 0 : s * 100 }'))")" \
 			"$(nul "$cpu_ms" -)" "$(nul "$kswapd_ms" -)" \

@@ -144,7 +144,8 @@ wait_for "the holder did not start" grep -q '^held=' /tmp/cg.out
 anon() { awk '$1 == "anon" { print $2 }' $CG/$1/memory.stat; }
 # memory.stat sums the per-CPU counters only once enough changed since the
 # last flush, or at the kernel's periodic flush (every 2 s): the holder's
-# few own pages can stay unsummed until then. Wait (10 s at most) for both.
+# few own pages can stay unsummed until then. Wait for both (100 tries 0.1 s
+# apart: past several periodic flushes).
 charged() { [ "$(anon chmu-wl-area)" = 4194304 ] && [ "$(anon chmu-wl-home)" -gt 0 ]; }
 for _ in $(seq 100); do charged && break; sleep 0.1; done
 expect_eq "$(anon chmu-wl-area) $(cat /proc/$wl/cgroup)" "4194304 0::/chmu-wl-home" \
