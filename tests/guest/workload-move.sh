@@ -93,13 +93,16 @@ wl=
 # pin
 head -c $((10 * 4096 + 1)) /dev/urandom >/tmp/pin.a
 : >/tmp/pin.b
-unev0=$(awk '/^Unevictable:/ { print $2 }' /proc/meminfo)
+# mlocked pages reach the unevictable list through the CPUs' mlock
+# batches, and its count through per-CPU deltas: drain both, then read
+unev() { lru_drain; echo 1 >/proc/sys/vm/stat_refresh; awk '/^Unevictable:/ { print $2 }' /proc/meminfo; }
+unev0=$(unev)
 chmu-workload pin /tmp/pin.a /tmp/pin.b >/tmp/pin.out &
 wl=$!
 wait_for "pin did not hold" grep -q '^held=' /tmp/pin.out
 expect_eq "$(kv pinned_kb "$(cat /tmp/pin.out)") $(awk '/^VmLck:/ { print $2 }' /proc/$wl/status)" "41 44" \
 	"pinned_kb and the pages locked"
-unev=$(awk '/^Unevictable:/ { print $2 }' /proc/meminfo)
+unev=$(unev)
 [ $((unev - unev0)) -ge 44 ] || fail "the pinned pages are not unevictable ($unev0 -> $unev kB)"
 kill -USR1 $wl
 wait $wl || fail "pin did not exit cleanly"
@@ -110,24 +113,27 @@ expect_eq "$out" "chmu-workload: /tmp/pin.missing: No such file or directory" "p
 # balloon
 n0() { awk -v k="$1:" '$3 == k { print $4 }' /sys/devices/system/node/node0/meminfo; }
 lru0() { echo $(( $(n0 'Active') + $(n0 'Inactive') + $(n0 'Unevictable') )); }
+# free pages wait on the per-CPU lists too (up to tens of MiB here),
+# which MemFree leaves out and an allocation takes first: node 0's free
+# memory is both
+pcp0() { awk '/^Node/ { on = ($2 == "0,") } on && /^ +count:/ { c += $2 } END { print c * 4 }' /proc/zoneinfo; }
+free_pcp0() { echo $(( $(n0 MemFree) + $(pcp0) )); }
 sync
 echo 3 >/proc/sys/vm/drop_caches
-free0=$(n0 MemFree) lru_0=$(lru0)
+free0=$(free_pcp0) lru_0=$(lru0)
 chmu-workload balloon --node 0 --size 96M >/tmp/balloon.out &
 wl=$!
 wait_for "the balloon did not fill" grep -q '^held=' /tmp/balloon.out
 expect_eq "$(kv balloon_kb "$(cat /tmp/balloon.out)") $(kv pipes "$(cat /tmp/balloon.out)")" "98304 12" \
 	"balloon_kb and pipes"
-free1=$(n0 MemFree) lru_1=$(lru0)
-echo "node 0: free $free0 -> $free1 kB, LRU $lru_0 -> $lru_1 kB"
+free1=$(free_pcp0) lru_1=$(lru0)
+echo "node 0: free and on per-CPU lists $free0 -> $free1 kB, LRU $lru_0 -> $lru_1 kB"
 [ $((free0 - free1)) -ge 98304 ] || fail "node 0's free memory fell by $((free0 - free1)) kB, not 96 MiB"
 [ $((lru_1 - lru_0)) -lt 16384 ] || fail "the balloon's pages are on the LRU lists (+$((lru_1 - lru_0)) kB)"
 kill -USR1 $wl
 wait $wl || fail "the balloon did not exit cleanly"
 wl=
-# freed pages can wait on the per-CPU lists, which MemFree leaves out
-pcp0() { awk '/^Node/ { on = ($2 == "0,") } on && /^ +count:/ { c += $2 } END { print c * 4 }' /proc/zoneinfo; }
-free2=$(( $(n0 MemFree) + $(pcp0) ))
+free2=$(free_pcp0)
 echo "node 0: free and on per-CPU lists $free2 kB after the balloon went"
 [ $((free2 - free1)) -ge 90000 ] || fail "the balloon's memory did not come back ($free1 -> $free2 kB)"
 out=$(chmu-workload balloon --size 4K 2>&1) && fail "balloon without --node accepted"
