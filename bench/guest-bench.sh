@@ -431,7 +431,7 @@ policy_off() { # policy_off POLICY: its counters, key=value, then off
 		for _ in $(seq 30); do [ "$(cat $I/promote/pending)" = 0 ] && break; sleep 1; done
 		for f in queued queued_pages dropped expired_pages skipped tried promoted failed_gone failed_not_lru \
 			failed_isolate failed_no_memory failed_on_target failed_busy failed_watermark \
-			failed_policy failed_rate_limited throttle_pps throttles full_raises skipped_full batches \
+			failed_policy failed_rate_limited failed_settling throttle_pps throttles full_raises skipped_full batches \
 			worker_ns wait_ns; do
 			echo "promote_$f=$(cat $I/promote/$f)"
 		done

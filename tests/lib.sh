@@ -290,7 +290,7 @@ hmu_wait() {
 # (promote/failed_*); promote_failed [DIR]: their sum in DIR (default
 # $HMU/promote), so that tried = promoted + promote_failed.
 PROMOTE_REASONS="failed_gone failed_not_lru failed_isolate failed_no_memory failed_on_target
-	failed_busy failed_watermark failed_policy failed_rate_limited"
+	failed_busy failed_watermark failed_policy failed_rate_limited failed_settling"
 promote_failed() {
 	local f n=0
 	for f in $PROMOTE_REASONS; do n=$((n + $(cat "${1:-$HMU/promote}/$f"))); done

@@ -182,7 +182,7 @@ void top_fmt_health(char *buf, size_t len, const struct top_health *h)
 
 const char *const top_pf_names[TOP_PF_NR] = {
 	"gone", "not_lru", "isolate", "no_memory", "on_target", "busy",
-	"watermark", "policy", "rate_limited",
+	"watermark", "policy", "rate_limited", "settling",
 };
 
 /* @cur moved on from @prev; an enable in between restarts from zero */
