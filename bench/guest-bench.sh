@@ -487,20 +487,12 @@ node0() { awk -v k="$1:" '$3 == k { print $4 }' /sys/devices/system/node/node0/m
 # from T0.
 tier_sampler() {
 	local fd fifo pol kp v line f on rest free=0 room=0 zf zh r n=0
-	local scan steal dem prom hint kt user nice sys idle iow irq sirq
-	local -a ts vmst zi w
+	local scan steal dem prom hint user nice sys idle iow irq sirq
+	local -a vmst zi w
 	set +e -f	# a failed read skips a sample; the run goes on
 	fifo=$(mktemp -u /run/tier-sampler.XXXXXX)
 	mkfifo "$fifo" && exec {fd}<>"$fifo" && rm "$fifo" || return 1
 	kp=$(pgrep -x kswapd0 | head -n 1)
-	# ticks PID: utime + stime of PID in kt, 0 when unreadable
-	ticks() {
-		local l
-		kt=0
-		[ -n "$1" ] && read -r l </proc/$1/stat || return 0
-		read -ra ts <<<"${l##*) }"
-		kt=$((ts[11] + ts[12]))
-	}
 	echo "policy us free_kb room_kb pgscan_kswapd pgsteal_kswapd pgdemote_kswapd pgpromote_success numa_hint_faults kswapd_ticks busy_ticks idle_ticks promote_tried promote_promoted promote_watermark promote_worker_ms sampler_ticks"
 	while :; do
 		read -t 0.5 -u $fd _
@@ -542,9 +534,9 @@ tier_sampler() {
 			esac
 		done
 		fi
-		ticks "$kp"
+		pid_ticks "$kp"
 		read -r _ user nice sys idle iow irq sirq _ </proc/stat
-		line="$free $room $scan $steal $dem $prom $hint $kt $((user + nice + sys + irq + sirq)) $((idle + iow))"
+		line="$free $room $scan $steal $dem $prom $hint $PID_TICKS $((user + nice + sys + irq + sirq)) $((idle + iow))"
 		if [ "$pol" = chmu ]; then
 			for f in tried promoted failed_watermark; do
 				read -r v <"$I/promote/$f"
@@ -555,8 +547,8 @@ tier_sampler() {
 		else
 			line="$line 0 0 0 0"
 		fi
-		ticks $BASHPID
-		echo "$pol ${EPOCHREALTIME/./} $line $kt"
+		pid_ticks $BASHPID
+		echo "$pol ${EPOCHREALTIME/./} $line $PID_TICKS"
 	done
 }
 tier_sample_cut() {
@@ -564,15 +556,22 @@ tier_sample_cut() {
 		$1 == p && $2 >= t0 { $1 = ""; $2 = int(($2 - t0) / 1000); sub(/^ /, ""); print }' \
 		/run/tier-samples >"$R/$1.samples"
 }
+# pid_ticks PID: utime + stime of PID in PID_TICKS (0, and status 1, when
+# it cannot be read): a variable, not output, so that the sampler forks
+# nothing
+pid_ticks() {
+	local l
+	local -a f
+	PID_TICKS=0
+	[ -n "$1" ] && read -r l </proc/$1/stat || return 1
+	read -ra f <<<"${l##*) }"
+	PID_TICKS=$((f[11] + f[12]))
+}
 # kswapd_ticks: "kswapd_ticks N", kswapd0's utime + stime (vm's last line)
 kswapd_ticks() {
-	local p line
-	local -a ts
+	local p
 	p=$(pgrep -x kswapd0 | head -n 1) || true
-	if [ -n "$p" ] && read -r line </proc/$p/stat; then
-		read -ra ts <<<"${line##*) }"
-		echo "kswapd_ticks $((ts[11] + ts[12]))"
-	fi
+	! pid_ticks "$p" || echo "kswapd_ticks $PID_TICKS"
 }
 # node 0's high watermark, in kB
 high_kb() {

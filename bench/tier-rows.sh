@@ -154,9 +154,10 @@ for b in "$@"; do
 		# NUMA balancing's is not measured under the balloon (no probes)
 		[ "$pol" != numab ] || [ "$(kv probe_oncpu_ns "$cost")$(kv probe_scan_ns "$cost")" != 00 ] || cpu_ns=-1
 		kswapd_ms=-1
-		if [ -n "$(awk '$1 == "kswapd_ticks"' "$b/$pol.vm0" 2>/dev/null)" ] &&
-			[ -n "$(awk '$1 == "kswapd_ticks"' "$b/$pol.vm1" 2>/dev/null)" ]; then
-			kswapd_ms=$(( $(vmd "$b" "$pol" kswapd_ticks) * 10 ))
+		k0=$(awk '$1 == "kswapd_ticks" { print $2 }' "$b/$pol.vm0" 2>/dev/null)
+		k1=$(awk '$1 == "kswapd_ticks" { print $2 }' "$b/$pol.vm1" 2>/dev/null)
+		if [ -n "$k0" ] && [ -n "$k1" ]; then
+			kswapd_ms=$(( (k1 - k0) * 10 ))
 		elif [ -s "$b/$pol.samples" ]; then
 			kswapd_ms=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kswapd_ticks") c = i; next }
 				c { if (!n++) a = $c; z = $c } END { print (c && n > 1) ? (z - a) * 10 : -1 }' "$b/$pol.samples")

@@ -140,6 +140,10 @@ wait_for() {
 # page cache); compact_memory also drains, but its own migrations leave
 # the folios they move in the compacting CPU's batch.
 lru_drain() { echo 1 >/proc/sys/vm/drop_caches; }
+# stat_fold: fold the per-CPU deltas of the vmstat counters (node, zone
+# and NUMA event counters wait in them up to a threshold per CPU) into
+# the totals /proc/vmstat, /proc/meminfo and a node's vmstat show
+stat_fold() { echo 1 >/proc/sys/vm/stat_refresh; }
 
 attr_cmp() { [ "$(cat "$1")" "$2" "$3" ]; }
 

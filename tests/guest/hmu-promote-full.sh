@@ -39,7 +39,7 @@ c() { cat "$P/$1"; }
 expect_eq "$(c full_backoff) $(c full_min_count)" "0 0" "full_backoff and full_min_count by default"
 for v in 2 -1 x ""; do expect_errno "Invalid argument" $P/full_backoff "$v"; done
 echo 0 >$DE
-echo 1 >/proc/sys/vm/stat_refresh
+stat_fold
 hmu_cfg mode=always-on threshold=50 unit_shift=12 access=1 fill_threshold=0 poll_ms=60000
 echo 50 >$P/min_count
 echo 1 >$P/full_backoff
@@ -72,7 +72,7 @@ chmu-workload touch --node 0 --movable --no-thp --size 4M --units 0 --cgroup $CG
 hold=$!
 wait_for "the holder did not start" grep -q '^held=' /tmp/full.hold
 demoted() {
-	echo 1 >/proc/sys/vm/stat_refresh
+	stat_fold
 	awk '$1 ~ /^pgdemote_/ { s += $2 } END { print s }' /sys/devices/system/node/node0/vmstat
 }
 d0=$(demoted)

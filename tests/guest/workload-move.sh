@@ -94,8 +94,8 @@ wl=
 head -c $((10 * 4096 + 1)) /dev/urandom >/tmp/pin.a
 : >/tmp/pin.b
 # mlocked pages reach the unevictable list through the CPUs' mlock
-# batches, and its count through per-CPU deltas: drain both, then read
-unev() { lru_drain; echo 1 >/proc/sys/vm/stat_refresh; awk '/^Unevictable:/ { print $2 }' /proc/meminfo; }
+# batches: drain them, fold the count, then read
+unev() { lru_drain; stat_fold; awk '/^Unevictable:/ { print $2 }' /proc/meminfo; }
 unev0=$(unev)
 chmu-workload pin /tmp/pin.a /tmp/pin.b >/tmp/pin.out &
 wl=$!
