@@ -146,6 +146,24 @@ lru_drain() { echo 1 >/proc/sys/vm/drop_caches; }
 stat_fold() { echo 1 >/proc/sys/vm/stat_refresh; }
 
 attr_cmp() { [ "$(cat "$1")" "$2" "$3" ]; }
+# vmstat_get KEY: KEY's value in /proc/vmstat
+vmstat_get() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+
+# demotion_on NAME: demotion enabled and CG, a memory cgroup NAME under the
+# root, for proactive reclaim (memory.reclaim) to demote from;
+# demotion_off (in the test's cleanup) restores demotion and removes CG
+DEMOTION=/sys/kernel/mm/numa/demotion_enabled
+demotion_on() {
+	DEMOTION0=$(cat $DEMOTION)
+	CG=/sys/fs/cgroup/$1
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p $CG
+	echo 1 >$DEMOTION
+}
+demotion_off() {
+	[ -z "${DEMOTION0-}" ] || echo "$DEMOTION0" >$DEMOTION
+	[ -z "${CG-}" ] || rmdir $CG 2>/dev/null
+}
 
 # kv KEY TEXT: the value of KEY=value in TEXT (one per line).
 kv() {

@@ -10,29 +10,22 @@
 # the back-off.
 . tests/lib.sh
 hmu_setup
-CG=/sys/fs/cgroup/chmu-pp
-DEM=/sys/kernel/mm/numa/demotion_enabled
-dem0=$([ "$(cat $DEM)" = true ] && echo 1 || echo 0)
 wl=
 cleanup() {
-	echo "$dem0" >$DEM
 	[ -z "$wl" ] || kill $wl 2>/dev/null
 	wait 2>/dev/null
-	rmdir $CG 2>/dev/null
+	demotion_off
 	chmu_cleanup
 }
 trap cleanup EXIT
 eval "$(chmu-region create -m mem0 --ram)"
 P=$HMU/promote
 c() { cat "$P/$1"; }
-vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
-echo +memory >/sys/fs/cgroup/cgroup.subtree_control
-mkdir -p $CG
-echo 1 >$DEM
+demotion_on chmu-pp
 
 hmu_cfg mode=always-on threshold=50 unit_shift=12 access=1 fill_threshold=0 poll_ms=100 enable=1
 echo 1 >$P/enable
-pp0=$(vm pgpromote_pingpong)
+pp0=$(vmstat_get pgpromote_pingpong)
 [ -n "$pp0" ] || fail "no pgpromote_pingpong in /proc/vmstat"
 # the workload joins the cgroup before it allocates
 (echo $BASHPID >$CG/cgroup.procs && exec chmu-workload touch --node "$NODE" --movable --no-thp \
@@ -47,12 +40,12 @@ wait_for "2 pages not promoted" attr_cmp $P/promoted -ge 2
 # workload holds them without reading, so nothing promotes them again).
 demoted() {
 	echo 1M >$CG/memory.reclaim 2>/dev/null || true
-	[ "$(($(vm pgpromote_pingpong) - pp0))" -ge 2 ]
+	[ "$(($(vmstat_get pgpromote_pingpong) - pp0))" -ge 2 ]
 }
-wait_for "the promoted pages were not demoted: pgpromote_pingpong +$(($(vm pgpromote_pingpong) - pp0))" demoted
-expect_eq "$(($(vm pgpromote_pingpong) - pp0))" 2 "pages counted as ping-pong"
+wait_for "the promoted pages were not demoted: pgpromote_pingpong +$(($(vmstat_get pgpromote_pingpong) - pp0))" demoted
+expect_eq "$(($(vmstat_get pgpromote_pingpong) - pp0))" 2 "pages counted as ping-pong"
 expect_eq "$(cat /sys/devices/system/node/node0/vmstat | awk '$1 == "pgpromote_pingpong" { print $2 }')" \
-	"$(vm pgpromote_pingpong)" "node 0's pgpromote_pingpong (the only top-tier node)"
+	"$(vmstat_get pgpromote_pingpong)" "node 0's pgpromote_pingpong (the only top-tier node)"
 kill -USR1 $wl
 wait $wl || fail "workload failed"
 wl=

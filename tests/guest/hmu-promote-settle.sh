@@ -16,31 +16,24 @@
 #     range that reaches it): 512 x 512 pages settling.
 . tests/lib.sh
 hmu_setup
-CG=/sys/fs/cgroup/chmu-settle
-DEM=/sys/kernel/mm/numa/demotion_enabled
-dem0=$([ "$(cat $DEM)" = true ] && echo 1 || echo 0)
 wl=
 cleanup() {
 	for f in queued_pages skipped tried promoted $PROMOTE_REASONS charged; do
 		echo "$f=$(cat $P/$f 2>/dev/null)"
 	done
-	echo "$dem0" >$DEM
 	[ -z "$wl" ] || kill $wl 2>/dev/null
 	wait 2>/dev/null
-	rmdir $CG 2>/dev/null
+	demotion_off
 	chmu_cleanup
 }
 trap cleanup EXIT
 eval "$(chmu-region create -m mem0 --ram)"
 P=$HMU/promote
 c() { cat "$P/$1"; }
-echo +memory >/sys/fs/cgroup/cgroup.subtree_control
-mkdir -p $CG
 
 hmu_cfg mode=always-on threshold=50 unit_shift=12 access=6 fill_threshold=0 poll_ms=100
 anon() { awk -v k="$1" -v n="N$2" '$1 == k { for (i = 2; i <= NF; i++) if ($i ~ "^" n "=") { sub(/^N[0-9]+=/, "", $i); print $i } }' $CG/memory.numa_stat; }
-vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
-echo 1 >$DEM
+demotion_on chmu-settle
 
 # settle NAME SIZE TRIED WORKLOAD-FLAGS...: the area of SIZE bytes on
 # node 0, demoted; the promoter's counters once it has tried TRIED pages
@@ -86,9 +79,9 @@ expect_eq "$(c queued_pages) $(c failed_settling)" "256 256" "base: entries, pag
 expect_eq "$(c promoted) $(c charged)" "0 0" "base: pages promoted back, pages charged"
 
 # 2. One THP, demoted whole
-split0=$(vm thp_split_page) mig0=$(vm thp_migration_success)
+split0=$(vmstat_get thp_split_page) mig0=$(vmstat_get thp_migration_success)
 settle thp 2097152 $((512 * 512))
-expect_eq "$(($(vm thp_split_page) - split0)) $(($(vm thp_migration_success) - mig0))" "0 1" \
+expect_eq "$(($(vmstat_get thp_split_page) - split0)) $(($(vmstat_get thp_migration_success) - mig0))" "0 1" \
 	"thp: splits, THP migrations (its demotion)"
 expect_eq "$(c queued_pages) $(c failed_settling)" "512 $((512 * 512))" \
 	"thp: entries, pages left settling (the folio, once per entry)"

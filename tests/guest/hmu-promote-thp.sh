@@ -16,7 +16,6 @@ trap 'fa_off; [ -z "$wl" ] || kill $wl 2>/dev/null; chmu_cleanup' EXIT
 eval "$(chmu-region create -m mem0 --ram)"
 P=$HMU/promote
 c() { cat "$P/$1"; }
-vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 
 # run_thp NAME: a 2 MiB area, one THP on the CXL node, read 50 times
 # once the caller's setup (between ready= and SIGUSR1) is done
@@ -34,7 +33,7 @@ hmu_cfg mode=always-on threshold=50 unit_shift=21 access=1 fill_threshold=0 poll
 
 # 1. Room on node 0: promoted whole.
 echo 1 >$P/enable
-split0=$(vm thp_split_page) mig0=$(vm thp_migration_success)
+split0=$(vmstat_get thp_split_page) mig0=$(vmstat_get thp_migration_success)
 run_thp room
 kill -USR1 $wl
 wait_for "the workload did not reach --hold" grep -q '^held=' /tmp/thp.room
@@ -47,14 +46,14 @@ wait $wl || fail "workload failed"
 wl=
 expect_eq "$(kv after0 "$(cat /tmp/thp.room)")" 0 "room: the unit now on node 0"
 expect_eq "$(c promoted)" 512 "room: pages promoted"
-expect_eq "$(($(vm thp_migration_success) - mig0))" 1 "room: THP migrations"
-expect_eq "$(($(vm thp_split_page) - split0))" 0 "room: THPs split"
+expect_eq "$(($(vmstat_get thp_migration_success) - mig0))" 1 "room: THP migrations"
+expect_eq "$(($(vmstat_get thp_split_page) - split0))" 0 "room: THPs split"
 
 # 2. No order-9 page on node 0: the THP stays, whole.
 echo >$TRACE/trace
 hmu_cfg enable=1
 echo 1 >$P/enable
-split0=$(vm thp_split_page) mig0=$(vm thp_migration_success)
+split0=$(vmstat_get thp_split_page) mig0=$(vmstat_get thp_migration_success)
 run_thp full
 echo 9 >$FA/min-order
 echo N >$FA/ignore-gfp-highmem
@@ -80,6 +79,6 @@ for f in tried promoted failed_no_memory failed_not_lru failed_busy; do echo "$f
 expect_eq "$(kv after0 "$out")" "$NODE" "full: the unit still on the CXL node"
 expect_eq "$(c promoted)" 0 "full: pages promoted"
 expect_eq "$(c failed_no_memory)" 512 "full: pages with no memory on the target (the THP, whole)"
-expect_eq "$(($(vm thp_split_page) - split0))" 0 "full: THPs split"
-expect_eq "$(($(vm thp_migration_success) - mig0))" 0 "full: THP migrations"
+expect_eq "$(($(vmstat_get thp_split_page) - split0))" 0 "full: THPs split"
+expect_eq "$(($(vmstat_get thp_migration_success) - mig0))" 0 "full: THP migrations"
 echo ok
