@@ -140,7 +140,7 @@ shell: all
 
 demo: all
 	@rm -rf $(BUILD)/demo && mkdir -p $(BUILD)/demo
-	@echo "  DEMO    booting the guest (TCG); the tools watch a moving hot set for 10 s, then the promoter moves a hot set to DRAM (12 s)"
+	@echo "  DEMO    booting the guest (TCG); the tools watch a moving hot set (9 s and its drain), then the promoter moves a hot set to DRAM (12 s)"
 	$(Q)start=$$(date +%s); CHMU_RESULTS=$(abspath $(BUILD))/demo qemu/run-guest.sh chmu-demo; rc=$$?; \
 	echo "  DEMO    guest done in $$(( $$(date +%s) - start )) s; results in $(abspath $(BUILD))/demo"; \
 	[ -f $(BUILD)/demo/heatmap.svg ] && echo "  DEMO    heatmap image: $(abspath $(BUILD))/demo/heatmap.svg"; \

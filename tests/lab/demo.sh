@@ -3,7 +3,11 @@
 # the host, and the promotion act: chmutop's promoter line, the rate
 # before and after, the hot set on DRAM.
 . tests/lib.sh
-out=$(make -s demo 2>&1) || { echo "$out" | tail -n 40; fail "make demo failed"; }
+out=$(make -s demo 2>&1) || {
+	sed -n '/^== summary$/,/^== promotion/p' <<<"$out"
+	echo "$out" | tail -n 40
+	fail "make demo failed"
+}
 echo "$out" | tail -n 20
 grep -q '^every tool found every phase of the hot set$' <<<"$out" || fail "summary"
 grep -q '^the hot set reached DRAM: [0-9]* of its 256 pages on node 0$' <<<"$out" || fail "promotion verdict"
@@ -13,5 +17,12 @@ grep -q '^  promote on -> nearest top tier: ' <<<"$out" || fail "promotion: chmu
 expect_eq "$(grep -c ': found$' <<<"$out")" 9 "tools x phases found"
 img=$(sed -n 's/^  DEMO    heatmap image: //p' <<<"$out")
 [ -n "$img" ] && [ -s "$img" ] || fail "no heatmap image ($img)"
-grep -q '<svg xmlns="http://www.w3.org/2000/svg" width="890" height="366"' "$img" || fail "$img is not the 16 x 10 heatmap"
+# the heatmap holds the whole run: 16 rows, a column per interval, the
+# image's cells as many as the text's
+cols=$(awk -F'|' '$1 ~ /^ *0x0 *$/ && NF == 3 { print length($2); exit }' <<<"$out")
+[ -n "$cols" ] && [ "$cols" -ge 9 ] || fail "the text heatmap has ${cols:-no} columns, not one per interval of the run"
+w=$((150 + (16 * cols > 720 ? 16 * cols : 720) + 20))
+grep -q "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"$w\" height=\"366\"" "$img" ||
+	fail "$img is not a heatmap of 16 rows and $cols columns"
+expect_eq "$(grep -c '^<rect x="[0-9]*" y="[0-9]*" width="16" height="16"' "$img")" $((16 * cols)) "heatmap image cells"
 grep -q '^  DEMO    guest done in [0-9]* s' <<<"$out" || fail "no elapsed time"
