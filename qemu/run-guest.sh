@@ -116,16 +116,11 @@ args=(
 	-device pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1
 	-M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=$((CXL_DEVICES * 4))G
 )
-# The CXL memory is QEMU's private memory (no share=on): QEMU asks for
-# transparent huge pages for it, so the host copies each guest access
-# to it out of 2 MiB pages. Shared memory stays in 4 KiB pages here, and
-# this host's address translation varies in cost for seconds at a time
-# (docs/bench.md, "One run's throughput is not one speed").
 for ((i = 0; i < CXL_DEVICES; i++)); do
 	props=$CHMU_DEFAULT_PROPS
 	[ -z "${CHMU_PROPS-}" ] || props=${props:+$props,}$CHMU_PROPS
 	args+=(
-		-object memory-backend-ram,id=cxl-mem$i,size="$CXL_MEM_SIZE"
+		-object memory-backend-ram,id=cxl-mem$i,share=on,size="$CXL_MEM_SIZE"
 		-device cxl-rp,port=$i,bus=cxl.1,id=cxl-rp$i,chassis=0,slot=$((i + 2))
 		-device "cxl-type3,bus=cxl-rp$i,volatile-memdev=cxl-mem$i,id=cxl-vmem$i,sn=$((0x1000 + i))${props:+,$props}"
 	)
