@@ -1293,11 +1293,11 @@ static bool on_key(void *ctx, int fd)
 {
 	struct state *s = ctx;
 	char c;
-	ssize_t r = read(fd, &c, 1);
+	int r = top_read_key(fd, &c);
 
-	if (r == 0)
+	if (r < 0)
 		return false;	/* the terminal is gone: no more keys */
-	if (r != 1)
+	if (!r)
 		return true;
 	if (c == 'q') {
 		chmu_exiting = 1;

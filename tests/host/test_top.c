@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of chmutop's rates, sorting and 80-column formatting. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <termios.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "check.h"
@@ -217,6 +223,46 @@ static void test_touched(void)
 	top_touched_free(&t);
 }
 
+/*
+ * Keys from a pseudo-terminal in chmutop's raw mode: no key is not the
+ * end of the keys (a Ctrl-Z flushing a key that poll had reported left
+ * chmutop deaf to 'q'); a key is read; the master closed (a hang-up) is.
+ */
+static void test_read_key(void)
+{
+	struct termios t;
+	struct pollfd p;
+	int m, sl;
+	char c = 0;
+
+	m = posix_openpt(O_RDWR | O_NOCTTY);
+	CHECK(m >= 0);
+	if (m < 0)
+		return;
+	CHECK(!grantpt(m) && !unlockpt(m));
+	sl = open(ptsname(m), O_RDWR | O_NOCTTY);
+	CHECK(sl >= 0);
+	if (sl < 0) {
+		close(m);
+		return;
+	}
+	CHECK(!tcgetattr(sl, &t));
+	t.c_lflag &= ~(ICANON | ECHO);
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = 0;
+	CHECK(!tcsetattr(sl, TCSANOW, &t));
+	CHECK(top_read_key(sl, &c) == 0);	/* nothing typed: keys go on */
+	CHECK(top_read_key(sl, &c) == 0);
+	CHECK(write(m, "q", 1) == 1);
+	p = (struct pollfd){ .fd = sl, .events = POLLIN };
+	CHECK(poll(&p, 1, 5000) == 1);		/* the pty hands it over soon */
+	CHECK(top_read_key(sl, &c) == 1 && c == 'q');
+	CHECK(top_read_key(sl, &c) == 0);
+	close(m);				/* hangs the slave up */
+	CHECK(top_read_key(sl, &c) == -1);
+	close(sl);
+}
+
 int main(void)
 {
 	test_rate_sort();
@@ -225,5 +271,6 @@ int main(void)
 	test_promote();
 	test_plan_direct();
 	test_touched();
+	test_read_key();
 	return check_report("test_top");
 }

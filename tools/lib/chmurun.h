@@ -106,7 +106,7 @@ struct chmu_loop {
 	void (*on_wake)(void *ctx);
 	/* input to wait for as well (a terminal's keys): on_input when in_fd
 	 * is readable (or hung up); only with on_input set. It returns false
-	 * when in_fd is no longer worth waiting for (end of file) */
+	 * when in_fd is no longer worth waiting for (hung up, end of file) */
 	bool (*on_input)(void *ctx, int fd);
 	int in_fd;
 	/* the mask while waiting, if the tool lets more signals in (a

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "top.h"
 
@@ -314,4 +316,20 @@ void top_touched_read(struct top_touched *t, const uint64_t *list, uint64_t nr)
 	if (nr > t->nread)
 		t->nread = nr;
 	t->hole = hole == UINT64_MAX ? t->nread : hole;
+}
+
+/*
+ * With VMIN 0 a read of 0 is "no key now", not an end of file: poll may
+ * report a key that a Ctrl-Z or Ctrl-\ then flushes before the read
+ * (n_tty_poll() looks at the buffer unlocked, while the flush runs),
+ * and the keys go on after it. A terminal that is gone is hung up:
+ * every poll of it says POLLHUP or POLLERR.
+ */
+int top_read_key(int fd, char *c)
+{
+	struct pollfd p = { .fd = fd };	/* hang-ups and errors only */
+
+	if (read(fd, c, 1) == 1)
+		return 1;
+	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)) ? -1 : 0;
 }

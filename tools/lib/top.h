@@ -147,4 +147,10 @@ void top_touched_free(struct top_touched *t);
  */
 void top_touched_read(struct top_touched *t, const uint64_t *list, uint64_t nr);
 
+/*
+ * One key from terminal @fd in chmutop's raw mode (VMIN 0, VTIME 0): 1
+ * with *c set, 0 for no key now, -1 once the terminal is gone (hung up).
+ */
+int top_read_key(int fd, char *c);
+
 #endif
