@@ -24,7 +24,7 @@ trap 'echo $rl0 >$RL; [ -z "$wl" ] || kill $wl 2>/dev/null; chmu_cleanup' EXIT
 eval "$(chmu-region create -m mem0,mem1 -g 4096 --ram)"
 reasons=$PROMOTE_REASONS
 sum() { local h n=0; for h in $HMU0 $HMU1; do n=$((n + $(cat $h/promote/$1))); done; echo $n; }
-vm() { stat_fold; awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+vm() { stat_fold; vmstat_get "$1"; }
 
 echo 1 >$RL
 for h in $HMU0 $HMU1; do
