@@ -13,6 +13,11 @@
 # is shared at /run/results; QEMU logs guest errors (-d guest_errors) to
 # qemu.log there.
 #
+# The guest's third serial port (ttyS2) is a client of QEMU's own QMP
+# monitor: a guest test changes the device model at run time with QMP
+# (tests/lib.sh qmp, e.g. qom-set of an x-chmu-fault-* property), so that
+# one boot serves tests that need different faults.
+#
 # Environment:
 #   CXL_DEVICES=N     type-3 devices (default 1), each on its own root port
 #   CXL_MEM_SIZE=S    volatile memory per device (default 512M)
@@ -60,15 +65,18 @@ case "$CXL_DEVICES" in '' | *[!0-9]*) die "CXL_DEVICES must be a number" ;; esac
 if [ -n "${CHMU_RESULTS-}" ]; then
 	res=$CHMU_RESULTS
 	mkdir -p "$res"
-	rm -f "$res/status" "$res/output" "$res/console.log" "$res/qemu.log" "$res/current"
+	rm -f "$res/status" "$res/output" "$res/console.log" "$res/qemu.log" "$res/current" "$res/idle"
 	keep=1
 else
 	res=$(mktemp -d "${TMPDIR:-/tmp}/chmu-guest.XXXXXX")
 	keep=0
 fi
 qpid=
+# QMP's socket: a short path of its own (a socket path has 108 bytes)
+qmpdir=$(mktemp -d /tmp/chmu-qmp.XXXXXX)
 cleanup() {
 	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
+	rm -rf "$qmpdir"
 	[ -f "$res/console.log" ] && cp "$res/console.log" "$LOG_DIR/guest-console.log"
 	[ $keep -eq 1 ] || rm -rf "$res"
 }
@@ -113,6 +121,10 @@ args=(
 	-serial file:"$res/console.log"
 	-chardev stdio,id=out,signal=off
 	-serial chardev:out
+	-chardev socket,id=qmp,path="$qmpdir/qmp",server=on,wait=off
+	-mon chardev=qmp,mode=control
+	-chardev socket,id=guestqmp,path="$qmpdir/qmp",reconnect-ms=100
+	-serial chardev:guestqmp
 	-device pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1
 	-M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=$((CXL_DEVICES * 4))G
 )
@@ -135,19 +147,28 @@ if [ $shell -eq 1 ]; then
 else
 	timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" </dev/null &
 	qpid=$!
+	wpid=
 	if [ -n "${GUEST_IDLE_TIMEOUT-}" ]; then
-		# tests/guest-suite.sh rewrites $res/current as each test starts
-		while kill -0 "$qpid" 2>/dev/null; do
-			sleep 5
-			last=$(stat -c %Y "$res/current" "$res/env" 2>/dev/null | sort -n | tail -n 1) || true
-			if [ $(($(date +%s) - last)) -gt "$GUEST_IDLE_TIMEOUT" ]; then
-				idle=1
-				kill "$qpid"
-				break
-			fi
-		done
+		# tests/guest-suite.sh rewrites $res/current as each test starts;
+		# the check runs beside the wait, which returns as QEMU exits
+		(
+			while sleep 5 && kill -0 "$qpid" 2>/dev/null; do
+				last=$(stat -c %Y "$res/current" "$res/env" 2>/dev/null | sort -n | tail -n 1) || true
+				if [ $(($(date +%s) - last)) -gt "$GUEST_IDLE_TIMEOUT" ]; then
+					: >"$res/idle"
+					kill "$qpid"
+					exit 0
+				fi
+			done
+		) </dev/null >/dev/null 2>&1 &
+		wpid=$!
 	fi
 	wait "$qpid" || rc=$?
+	if [ -n "$wpid" ]; then
+		kill "$wpid" 2>/dev/null || true
+		wait "$wpid" 2>/dev/null || true
+	fi
+	[ ! -e "$res/idle" ] || idle=1
 fi
 
 if [ $idle -eq 1 ]; then
