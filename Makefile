@@ -5,6 +5,7 @@
 #   make test-stress  the stress suite on the debug kernel (KASAN, lockdep,
 #                     kmemleak), building it first (~12 min the first time)
 #   make check        host-only tests and QEMU qtests (seconds, no guest)
+#   make test T=REGEX only the tests whose names match (also check, test-stress)
 #   make guest CMD=…  boot the guest and run CMD in it
 #   make shell        interactive guest shell
 #   make demo         the lab end to end
@@ -93,40 +94,70 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	@echo "  SKEL    $@"
 	$(Q)bpftool gen skeleton $< >$@.tmp && mv $@.tmp $@
 
-$(addprefix $(BUILD)/bin/,$(BPF_TOOLS)): $(BUILD)/bin/%: tools/%.c tools/%.h $(BUILD)/bpf/%.skel.h $(TOOL_LIB) tools/lib/chmubpf.c tools/lib/chmubtf.c tools/lib/chmurun.c tools/lib/*.h
+# The shared code is compiled once, into two archives: LIB_OBJ for every
+# binary, BPF_LIB_OBJ (the libbpf runtime) for the BPF tools.
+OBJ         := $(BUILD)/obj
+LIB_OBJ     := $(patsubst tools/lib/%.c,$(OBJ)/%.o,$(TOOL_LIB))
+BPF_LIB_OBJ := $(OBJ)/chmubpf.o $(OBJ)/chmubtf.o $(OBJ)/chmurun.o
+LIBCHMU     := $(OBJ)/libchmu.a
+LIBCHMUBPF  := $(OBJ)/libchmubpf.a
+
+$(OBJ)/%.o: tools/lib/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bpf -o $@ $< $(TOOL_LIB) tools/lib/chmubpf.c tools/lib/chmubtf.c tools/lib/chmurun.c -lbpf -lelf -lz -lm $(LIBS_$*)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIBCHMU): $(LIB_OBJ)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(LIBCHMUBPF): $(BPF_LIB_OBJ)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+-include $(LIB_OBJ:.o=.d) $(BPF_LIB_OBJ:.o=.d)
+
+$(addprefix $(BUILD)/bin/,$(BPF_TOOLS)): $(BUILD)/bin/%: tools/%.c tools/%.h $(BUILD)/bpf/%.skel.h $(LIBCHMUBPF) $(LIBCHMU) tools/lib/*.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bpf -o $@ $< $(LIBCHMUBPF) $(LIBCHMU) -lbpf -lelf -lz -lm $(LIBS_$*)
 
 # The exporter's HTTP server: libmicrohttpd, as Debian ships it.
 LIBS_chmu-exporter := -lmicrohttpd -lpthread
 
-$(BUILD)/bin/%: tools/%.c $(TOOL_LIB) tools/lib/*.h
+$(BUILD)/bin/%: tools/%.c $(LIBCHMU) tools/lib/*.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(TOOL_LIB) -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIBCHMU) -lm
 
-$(BUILD)/tests/%: tests/host/%.c $(TOOL_LIB) tools/lib/*.h tools/lib/chmubtf.c tests/host/check.h
+$(BUILD)/tests/%: tests/host/%.c $(LIBCHMU) tools/lib/*.h tests/host/check.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(TOOL_LIB) -lm $(LIBS_$*)
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIBS_$*) $(LIBCHMU) -lm
 
 # The tracepoint type check works on libbpf's struct btf.
-LIBS_test_btf := tools/lib/chmubtf.c -lbpf -lelf -lz
+LIBS_test_btf := $(OBJ)/chmubtf.o -lbpf -lelf -lz
+$(BUILD)/tests/test_btf: $(OBJ)/chmubtf.o
+
+# sleep(1) that tallies a guest test's fixed waits (tests/guest-suite.sh)
+TEST_BINS := $(BUILD)/tests/bin/sleep
+$(BUILD)/tests/bin/%: tests/bin/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 FORCE:
 
 # Keep the BPF objects next to their skeletons.
 .SECONDARY: $(BPF_TOOLS:%=$(BUILD)/bpf/%.bpf.o)
 
-check: qemu $(HOST_TESTS) tools
-	$(Q)tests/run check
+# T=REGEX runs only the tests whose names match (tests/run, README).
+check: qemu $(HOST_TESTS) $(TEST_BINS) tools
+	$(Q)TEST_MATCH='$(T)' tests/run check
 
-test: all $(HOST_TESTS)
-	$(Q)tests/run all
+test: all $(HOST_TESTS) $(TEST_BINS)
+	$(Q)TEST_MATCH='$(T)' tests/run all
 
-test-stress: all kernel-debug
-	$(Q)tests/run stress
+test-stress: all kernel-debug $(TEST_BINS)
+	$(Q)TEST_MATCH='$(T)' tests/run stress
 
 # CMD reaches the guest as typed: make must not expand $(...) in it.
 override CMD := $(value CMD)

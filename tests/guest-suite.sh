@@ -7,12 +7,38 @@
 # kernel stacks and the kernel's blocked tasks appended to its log before
 # it is killed; processes a test leaves behind are killed and named in its
 # log. $CHMU_RESULTS/current names the test running (the host's watchdog
-# reads it).
+# reads it). $CHMU_RESULTS/times gets, for tests/run's timing summary,
+# the kernel's uptime when the suite starts and ends ("start UP", "end UP")
+# and per test "test NAME SECONDS SLEPT CPU": SLEPT is the time its fixed
+# waits (sleep(1) of 0.25 s or more) ran to their end, as
+# build/tests/bin/sleep counts them; CPU the guest's busy time meanwhile,
+# all vCPUs summed (/proc/stat), which under TCG is the host's work.
+# A test that changed the device model at run time (tests/qmp.sh
+# chmu_fault) gets it back as it was when it ends, however it ends: the
+# suite restores the properties and binds mem0's device to cxl_pci again
+# (chmu_reprobe), so the next test sees the device as the boot left it.
 TEST_TIMEOUT=${TEST_TIMEOUT:-300}
+. "$(dirname "$0")/qmp.sh"
 mkdir -p "$CHMU_RESULTS/logs"
 rc_all=0
+TIMES=$CHMU_RESULTS/times
+read -r up _ </proc/uptime
+echo "start $up" >"$TIMES"
+TALLY_DIR=${SLEEP_TALLY_DIR:-/run/sleep-tally}
+bin=$(cd "$(dirname "$0")/.." && pwd)/build/tests/bin
+if [ -x "$bin/sleep" ]; then
+	export PATH=$bin:$PATH
+	mkdir -p "$TALLY_DIR"
+fi
 # Debug kernel: forget what kmemleak suspects from the boot, before any test.
 [ -e /sys/kernel/debug/kmemleak ] && echo clear >/sys/kernel/debug/kmemleak
+
+# cpu_busy: the guest's busy time so far, all CPUs, in USER_HZ ticks
+cpu_busy() {
+	local _c user nice system idle iowait irq softirq steal _r
+	read -r _c user nice system idle iowait irq softirq steal _r </proc/stat
+	echo $((user + nice + system + irq + softirq + steal))
+}
 
 # session_procs SID: the processes of a session, oldest first.
 session_procs() {
@@ -37,6 +63,10 @@ for t in "$@"; do
 	name=$(basename "$t" .sh)
 	log=$CHMU_RESULTS/logs/$name.log
 	echo "$name $(date +%s)" >"$CHMU_RESULTS/current"
+	export SLEEP_TALLY=$TALLY_DIR/$name
+	rm -f "$SLEEP_TALLY"
+	t0=$EPOCHREALTIME
+	c0=$(cpu_busy)
 	# its own session: whatever it starts in the background is found
 	setsid bash "$t" >"$log" 2>&1 </dev/null &
 	pid=$!
@@ -60,6 +90,20 @@ for t in "$@"; do
 		kill -KILL $left 2>/dev/null
 	fi
 	wait "$pid" 2>/dev/null
+	if [ -s "$CHMU_FAULTS" ]; then
+		{
+			echo "--- the suite restores what the test changed: $(tr '\n' ' ' <"$CHMU_FAULTS")"
+			chmu_faults_restore && modprobe cxl_hmu && chmu_reprobe
+		} >>"$log" 2>&1 || {
+			echo "the device's faults could not be restored" >>"$log"
+			rc=1
+		}
+	fi
+	t1=$EPOCHREALTIME
+	c1=$(cpu_busy)
+	slept=$(awk '{ s += $1 } END { printf "%.1f", s }' "$SLEEP_TALLY" 2>/dev/null) || slept=0
+	awk -v n="$name" -v a="$t0" -v b="$t1" -v s="${slept:-0}" -v c="$((c1 - c0))" \
+		'BEGIN { printf "test %s %.1f %s %.1f\n", n, b - a, s, c / 100 }' >>"$TIMES"
 	if [ $rc -eq 0 ]; then
 		echo "PASS ${SUITE_PREFIX:-guest}/$name" >>"$CHMU_RESULTS/results"
 	else
@@ -70,4 +114,6 @@ for t in "$@"; do
 done
 # the host watchdog counts from here while the guest powers off
 echo "done $(date +%s)" >"$CHMU_RESULTS/current"
+read -r up _ </proc/uptime
+echo "end $up" >>"$TIMES"
 exit $rc_all

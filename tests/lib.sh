@@ -1,6 +1,8 @@
 # Helpers for guest and lab tests. Sourced.
 # shellcheck shell=bash
 set -euo pipefail
+# qmp_call, chmu_fault: the device model changed at run time
+. "$(dirname "${BASH_SOURCE[0]}")/qmp.sh"
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -32,7 +34,9 @@ expect_eq() {
 # links (chmutop: the batch and chmu_config programs), so the links of
 # all processes together cannot tell a second tool from the first's next
 # link. Without PID, until there are more than BEFORE.
-bpf_links() { bpftool link show -j | jq length; }
+# (bpftool's plain output, each link's first line "ID: type ...": jq's start
+# alone costs a quarter of a second under TCG, and these run in polls)
+bpf_links() { bpftool link show | grep -c '^[0-9]*: ' || true; }
 attached() {
 	local _
 	if [ -n "${2-}" ]; then
@@ -41,7 +45,7 @@ attached() {
 	fi
 	for _ in $(seq 300); do
 		[ "$(bpf_links)" -gt "$1" ] && return 0
-		sleep 0.1
+		command -p sleep 0.1
 	done
 	fail "the tool did not attach its BPF programs"
 }
@@ -61,7 +65,7 @@ tool_ready() {
 			_wait_state "$1" b
 			[ -n "$a" ] && [ "$a" = "$b" ] && return 0
 		fi
-		sleep 0.05
+		command -p sleep 0.05
 	done
 	fail "process $1 did not attach its BPF programs and reach its main loop"
 }
@@ -72,9 +76,9 @@ tool_ready() {
 bpftrace_attached() {
 	local _
 	for _ in $(seq 300); do
-		[ "$(bpftool perf show -j | jq --argjson p "$1" '[.[] | select(.pid == $p and .fd_type == "tracepoint")] | length')" -ge "$2" ] && return 0
+		[ "$(bpftool perf show | grep -cE "^pid $1  fd [0-9]+: prog_id [0-9]+  tracepoint " || true)" -ge "$2" ] && return 0
 		kill -0 "$1" 2>/dev/null || fail "bpftrace $1 ended before attaching"
-		sleep 0.1
+		command -p sleep 0.1
 	done
 	fail "bpftrace $1 did not attach its $2 tracepoint probes"
 }
@@ -97,7 +101,7 @@ quiet_fds() {
 			echo "${#f[@]}"
 			return 0
 		fi
-		sleep 0.1
+		command -p sleep 0.1
 	done
 	fail "pid $1 never found asleep in its main loop"
 }
@@ -128,7 +132,7 @@ wait_for() {
 	shift
 	for _ in $(seq 600); do
 		"$@" && return 0
-		sleep 0.1
+		command -p sleep 0.1
 	done
 	fail "$what"
 }
@@ -219,6 +223,23 @@ entries() {
 	chmu-regs drain "$@" | sed -n 's/^entry unit=\([0-9]*\) count=\([0-9]*\)$/\1:\2/p' | tr '\n' ' ' | sed 's/ $//'
 }
 
+# hotlist_wait [N] [ARGS...]: wait (60 s at most) until the instance's hotlist
+# holds N entries (default 1), as an epoch end posts them: the wait for an
+# epoch to end, without a fixed sleep.
+hotlist_wait() {
+	local n=${1:-1} size
+	shift || true
+	size=$(chmu-regs list | tr ' ' '\n' | sed -n 's/^hotlist_size=//p' | head -n 1)
+	_held() {
+		local st h t
+		st=$(chmu-regs status "$@" | tr ' ' '\n')
+		h=$(sed -n 's/^head=//p' <<<"$st")
+		t=$(sed -n 's/^tail=//p' <<<"$st")
+		[ $(((t - h + size) % size)) -ge "$n" ]
+	}
+	wait_for "the hotlist never held $n entries" _held "$@"
+}
+
 # status_field NAME [ARGS...]: one field of chmu-regs status.
 status_field() {
 	local f=$1
@@ -244,7 +265,7 @@ stop_bpftrace() {
 		kill -INT "$1" 2>/dev/null || break
 		for _ in $(seq 10); do
 			kill -0 "$1" 2>/dev/null || break 2
-			sleep 0.1
+			command -p sleep 0.1
 		done
 		echo "bpftrace $1 still running after SIGINT $i: sending another"
 	done
@@ -279,17 +300,32 @@ hmu_setup() {
 	echo 1 >$TRACE/tracing_on
 }
 
-# hostile_check REASON GONE OK: in a guest whose CHMU reports a hostile
-# layout (x-chmu-fault-*): the driver was loaded at boot (modalias), the
-# kernel log names the refusal (REASON, a fixed string), the refused block
-# or instance GONE does not exist, the memdev works, the instance OK (its
-# sysfs path) reports a known workload exactly, and the kernel is quiet.
+# dmesg_mark: a line in the kernel log that dmesg_new starts after, so that
+# a test sharing its boot with others reads only what it caused
+dmesg_mark() {
+	DMESG_MARK="chmu-test-mark $$.$RANDOM"
+	echo "$DMESG_MARK" >/dev/kmsg
+}
+dmesg_new() {
+	dmesg | awk -v m="$DMESG_MARK" 'seen; index($0, m) { seen = 1 }'
+}
+
+# hostile_check FAULTS REASON GONE OK: the CHMU made to report a hostile
+# layout at run time (chmu_fault FAULTS, comma-separated PROP=VALUE) and
+# discovered again (chmu_reprobe: the CXL core and cxl_hmu probe it as at
+# boot): the kernel log names the refusal (REASON, a fixed
+# string), the refused block or instance GONE does not exist, the memdev
+# works, the instance OK (its sysfs path) reports a known workload exactly,
+# and the kernel is quiet. The suite restores the layout after the test.
 hostile_check() {
-	local reason=$1 gone=$2
-	HMU=$3
-	grep -q '^cxl_hmu ' /proc/modules || fail "cxl_hmu was not loaded at boot"
-	dmesg | grep -F -- "$reason" ||
-		{ dmesg | grep -i -E 'chmu|hmu' >&2; fail "no '$reason' in the kernel log"; }
+	local reason=$2 gone=$3
+	HMU=$4
+	dmesg_mark
+	# shellcheck disable=SC2046
+	chmu_fault $(tr ',' ' ' <<<"$1") || fail "could not set $1"
+	chmu_reprobe || fail "mem0 did not come back after a rebind"
+	dmesg_new | grep -F -- "$reason" ||
+		{ dmesg_new | grep -i -E 'chmu|hmu' >&2; fail "no '$reason' in the kernel log"; }
 	[ ! -e "$gone" ] || fail "$gone exists"
 	[ -d /sys/bus/cxl/devices/mem0 ] || fail "no memdev mem0"
 	hmu_setup
@@ -304,7 +340,7 @@ hostile_check() {
 # hmu_wait ATTR VALUE: wait (up to 10 s) until the instance's ATTR reads
 # VALUE; fail otherwise.
 hmu_wait() {
-	for _ in $(seq 100); do [ "$(cat $HMU/$1)" = "$2" ] && return; sleep 0.1; done
+	for _ in $(seq 100); do [ "$(cat $HMU/$1)" = "$2" ] && return; command -p sleep 0.1; done
 	fail "$1 is $(cat $HMU/$1), not $2"
 }
 

@@ -1,6 +1,6 @@
-# guest-env: CHMU_PROPS=x-chmu-op-stuck=on
 # Fault injection: an enable that never completes stays "in progress".
 . tests/lib.sh
+chmu_fault x-chmu-op-stuck=on
 chmu_setup
 rc=0
 out=$(chmu-regs enable --timeout-ms 300 2>&1) || rc=$?

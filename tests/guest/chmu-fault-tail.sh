@@ -1,7 +1,7 @@
-# guest-env: CHMU_PROPS=x-chmu-bad-tail=on
 # Fault injection: the device reports a tail outside the ring; a consumer
 # must refuse to read past the hotlist.
 . tests/lib.sh
+chmu_fault x-chmu-bad-tail=on
 chmu_setup
 chmu-regs enable -m always-on -t 1 -u 12 >/dev/null
 touch_units 3 1

@@ -7,7 +7,7 @@ run() { # run ENABLE-ARGS...: one epoch of 50 loads on unit 3, 70 stores on unit
 	chmu-regs enable -m epoch -e 2000000 -t 1 -u 12 "$@" >/dev/null
 	touch_units 3 50
 	touch_units 5 70 --write
-	sleep 2.5
+	hotlist_wait 1
 	entries
 	chmu-regs disable >/dev/null
 }
@@ -21,7 +21,7 @@ expect_eq "$(run -a 6)" "5:70 3:50" "reads and writes"
 # Range bitmap: only the second 256 MiB range is monitored.
 chmu-regs enable -m epoch -e 2000000 -t 1 -u 12 --ranges 0x2 >/dev/null
 chmu-workload touch --dax "$DEV" --size 512M --units 3,65536,65540 --count 10 >/dev/null
-sleep 2.5
+hotlist_wait 2
 expect_eq "$(entries)" "65536:10 65540:10" "range bitmap 0x2"
 chmu-regs disable >/dev/null
 
@@ -30,7 +30,7 @@ expect_eq "$(run -s 2)" "5:18 3:12" "down-sampling by 4"
 # Randomized down-sampling keeps the rate on average.
 chmu-regs enable -m epoch -e 2000000 -t 1 -u 12 -s 2 --rand-ds >/dev/null
 touch_units 3 4000
-sleep 2.5
+hotlist_wait 1
 n=$(entries | sed 's/^3://')
 echo "randomized count: $n"
 [ "$n" -ge 850 ] && [ "$n" -le 1150 ] || fail "randomized down-sampling counted $n of 4000 (expected about 1000)"

@@ -8,10 +8,10 @@ chmu-regs enable -m epoch -e 2000000 -t 1 -u 12 >/dev/null
 touch_units 3 10
 touch_units 5 20
 touch_units 7 30
-sleep 2.5
+hotlist_wait 2
 expect_eq "$(entries)" "5:20 3:10" "two counters, three units"
 touch_units 7 30
-sleep 2.1
+hotlist_wait 1
 expect_eq "$(entries)" "7:30" "counters freed at the epoch end"
 chmu-regs disable >/dev/null
 

@@ -1,4 +1,3 @@
-# guest-env: CHMU_PROPS=x-chmu-overflow-burst=4
 # The memdev's endpoint goes and comes back under a draining instance:
 # cxl_mem unbound and bound again 20 times while the instance (which
 # follows cxl_pci, not cxl_mem) drains and translates 4 entries each 1 ms
@@ -8,6 +7,7 @@
 # the debug kernel). Kprobes busy-wait 1 to 8 ms between the look-up and the
 # port's use, so that the free lands in that window.
 . tests/lib.sh
+chmu_fault x-chmu-overflow-burst=4
 hmu_setup
 M=/sys/bus/cxl/drivers/cxl_mem
 [ -e $M/mem0 ] || fail "mem0 is not bound to cxl_mem"
@@ -16,7 +16,7 @@ p='kprobe:cxl_num_decoders_committed { $t = nsecs + 2000000; $i = 0; while ($i <
 bpftrace -e "$p $p $p $p" >/tmp/endpoint-bt.out 2>&1 &
 bt=$!
 trap 'kill $bt 2>/dev/null; echo 0 >$HMU/enable' EXIT
-kprobes() { [ "$(bpftool perf show -j | jq --argjson p $bt '[.[] | select(.pid == $p and .fd_type == "kprobe")] | length')" -ge 4 ]; }
+kprobes() { [ "$(bpftool perf show | grep -cE "^pid $bt  fd [0-9]+: prog_id [0-9]+  kprobe " || true)" -ge 4 ]; }
 bt_up() { kill -0 $bt || fail "bpftrace: $(cat /tmp/endpoint-bt.out)"; kprobes; }
 wait_for "bpftrace did not attach" bt_up
 rebind() { { echo mem0 >$M/bind; } 2>/dev/null; [ -e $M/mem0 ]; }

@@ -1,7 +1,8 @@
-# guest-env: CHMU_PROPS=x-chmu-bad-tail=on
 # A device reporting a tail outside the ring: the driver reads nothing,
 # counts it and warns once; no entry is emitted.
 . tests/lib.sh
+dmesg_mark
+chmu_fault x-chmu-bad-tail=on
 hmu_setup
 chmu_setup
 hmu_cfg mode=always-on threshold=1 fill_threshold=0 poll_ms=50 enable=1
@@ -14,4 +15,4 @@ hmu_cfg enable=0
 expect_eq "$(trace_events chmu_hotlist_entry unit count)" "unit=3 count=1" "entry flushed after disable"
 # The model reports the real tail plus the hotlist's size: 1024 when the
 # first drain came before the entry was posted (a slower kernel), else 1025.
-expect_eq "$(dmesg | grep -cE 'head 0 / tail 102[45] outside the hotlist \(1024 entries\), not read')" 1 "warnings"
+expect_eq "$(dmesg_new | grep -cE 'head 0 / tail 102[45] outside the hotlist \(1024 entries\), not read')" 1 "warnings"

@@ -1,4 +1,4 @@
-# guest-env: CHMU_PROPS=chmu-instances=2,x-chmu-cap1-clear=0x8000000000000
+# guest-env: CHMU_PROPS=chmu-instances=2
 # A device without overlapping ranges across instances (CAP1 bit 51
 # clear): sysfs shows it, the driver refuses an enable whose ranges
 # overlap an enabled sibling's with EOPNOTSUPP and a reason (rather than
@@ -8,6 +8,9 @@
 # refused while the event is paused too, rather than taking them and
 # leaving the event's restart to fail unseen (issue 34, item 5).
 . tests/lib.sh
+dmesg_mark
+chmu_fault x-chmu-cap1-clear=0x8000000000000
+chmu_reprobe || fail "mem0 did not come back after a rebind"
 hmu_setup
 chmu_setup
 H1=/sys/bus/cxl/devices/hmu_mem0.0/hmu_mem0.0.1
@@ -18,7 +21,7 @@ echo "module cxl_hmu +p" >/sys/kernel/debug/dynamic_debug/control
 hmu_cfg mode=always-on threshold=40 fill_threshold=0 range_first=0 range_count=1 enable=1
 for f in mode=always-on threshold=40 fill_threshold=0 range_first=0 range_count=0; do echo "${f#*=}" >$H1/${f%%=*}; done
 expect_errno "Operation not supported" $H1/enable 1
-dmesg | grep -qF "overlap another enabled instance's" || fail "no dev_dbg reason"
+dmesg_new | grep -qF "overlap another enabled instance's" || fail "no dev_dbg reason"
 echo 1 >$H1/range_first
 echo 1 >$H1/range_count
 echo 1 >$H1/enable

@@ -1,4 +1,3 @@
-# guest-env: CHMU_PROPS=x-chmu-fault-msgnum=2
 # The instance's interrupt message is the memdev's first event log's
 # (vector 2): the driver shares the vector with the event interrupts, the
 # memdev probes again with cxl_hmu loaded first (a rebind of cxl_pci: the
@@ -6,6 +5,8 @@
 # the memdev's probe failed with EBUSY), and fill interrupts on the shared
 # vector drain the instance (no poll for a minute).
 . tests/lib.sh
+chmu_fault x-chmu-fault-msgnum=2
+chmu_reprobe || fail "mem0 did not come back after a rebind"
 pdev=$(basename "$(readlink -f /sys/bus/cxl/devices/mem0/..)")
 irq_ok() { # irq_ok: the instance's IRQ is shared with the event logs'
 	local irq

@@ -18,7 +18,7 @@ bt=$!
 # each tool holds its own links (chmutop two); bpftrace's probe is a perf
 # event on the tracepoint
 for p in $pids; do tool_ready "$p"; done
-bt_on() { bpftool perf show -j | jq --argjson p $bt '[.[] | select(.pid == $p and .tracepoint == "chmu_hotlist_entry")] | length'; }
+bt_on() { bpftool perf show | grep -cE "^pid $bt  fd [0-9]+: prog_id [0-9]+  tracepoint  chmu_hotlist_entry$" || true; }
 for _ in $(seq 300); do [ "$(bt_on)" -gt 0 ] && break; sleep 0.1; done
 [ "$(bt_on)" -gt 0 ] || fail "bpftrace did not attach: $(cat /tmp/lc.bt)"
 touch_units 3 100
