@@ -62,8 +62,12 @@ fi
 case "$CXL_DEVICES" in '' | *[!0-9]*) die "CXL_DEVICES must be a number" ;; esac
 [ "$CXL_DEVICES" -ge 1 ] && [ "$CXL_DEVICES" -le 8 ] || die "CXL_DEVICES must be 1..8"
 
+# where the messages below point for the console: the results share's
+# own copy when it is kept (two boots at once would share the other)
+console=$LOG_DIR/guest-console.log
 if [ -n "${CHMU_RESULTS-}" ]; then
 	res=$CHMU_RESULTS
+	console=$res/console.log
 	mkdir -p "$res"
 	rm -f "$res/status" "$res/output" "$res/console.log" "$res/qemu.log" "$res/current" "$res/idle"
 	keep=1
@@ -172,7 +176,7 @@ else
 fi
 
 if [ $idle -eq 1 ]; then
-	echo "error: guest watchdog: test '$(cut -d' ' -f1 "$res/current" 2>/dev/null)' still running after ${GUEST_IDLE_TIMEOUT}s, guest killed (console: $LOG_DIR/guest-console.log)" >&2
+	echo "error: guest watchdog: test '$(cut -d' ' -f1 "$res/current" 2>/dev/null)' still running after ${GUEST_IDLE_TIMEOUT}s, guest killed (console: $console)" >&2
 	tail -n 15 "$res/console.log" >&2 || true
 	exit 124
 fi
@@ -181,17 +185,17 @@ if [ "${V:-0}" = 1 ] && [ -f "$res/console.log" ]; then
 	cat "$res/console.log" >&2
 fi
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-	echo "error: guest watchdog: no result within ${GUEST_TIMEOUT}s, guest killed (console: $LOG_DIR/guest-console.log)" >&2
+	echo "error: guest watchdog: no result within ${GUEST_TIMEOUT}s, guest killed (console: $console)" >&2
 	tail -n 15 "$res/console.log" >&2 || true
 	exit 124
 fi
-[ $rc -eq 0 ] || die "QEMU failed (exit $rc; console: $LOG_DIR/guest-console.log)"
+[ $rc -eq 0 ] || die "QEMU failed (exit $rc; console: $console)"
 if [ ! -f "$res/status" ]; then
 	why=$(grep -m 1 -E 'Kernel panic|BUG:|Oops|general protection' "$res/console.log" 2>/dev/null |
 		sed 's/^\[[ 0-9.]*\] //' || true)
 	echo "error: the guest stopped without reporting a status${why:+: $why}; last console lines:" >&2
 	tail -n 25 "$res/console.log" >&2 || true
-	echo "error: console: $LOG_DIR/guest-console.log" >&2
+	echo "error: console: $console" >&2
 	exit 125
 fi
 exit "$(cat "$res/status")"

@@ -17,6 +17,8 @@
 # chmu_fault) gets it back as it was when it ends, however it ends: the
 # suite restores the properties and binds mem0's device to cxl_pci again
 # (chmu_reprobe), so the next test sees the device as the boot left it.
+# If that fails, no further test runs in this boot (each is reported
+# without a result) and the boot fails.
 TEST_TIMEOUT=${TEST_TIMEOUT:-300}
 . "$(dirname "$0")/qmp.sh"
 mkdir -p "$CHMU_RESULTS/logs"
@@ -64,6 +66,8 @@ for t in "$@"; do
 	log=$CHMU_RESULTS/logs/$name.log
 	echo "$name $(date +%s)" >"$CHMU_RESULTS/current"
 	export SLEEP_TALLY=$TALLY_DIR/$name
+	GUEST_ERRORS_FROM=$(stat -c %s "$CHMU_RESULTS/qemu.log" 2>/dev/null) || GUEST_ERRORS_FROM=0
+	export GUEST_ERRORS_FROM
 	rm -f "$SLEEP_TALLY"
 	t0=$EPOCHREALTIME
 	c0=$(cpu_busy)
@@ -93,11 +97,9 @@ for t in "$@"; do
 	if [ -s "$CHMU_FAULTS" ]; then
 		{
 			echo "--- the suite restores what the test changed: $(tr '\n' ' ' <"$CHMU_FAULTS")"
-			chmu_faults_restore && modprobe cxl_hmu && chmu_reprobe
-		} >>"$log" 2>&1 || {
-			echo "the device's faults could not be restored" >>"$log"
-			rc=1
-		}
+			chmu_faults_restore && modprobe cxl_hmu &&
+				timeout 60 bash -c '. "$1"; chmu_reprobe' _ "$(dirname "$0")/qmp.sh"
+		} >>"$log" 2>&1 || broken=1
 	fi
 	t1=$EPOCHREALTIME
 	c1=$(cpu_busy)
@@ -111,6 +113,13 @@ for t in "$@"; do
 		rc_all=1
 	fi
 	echo "$name: exit $rc"
+	if [ -n "${broken-}" ]; then
+		# the next tests would run on a faulted device: none runs (each
+		# is reported without a result) and the boot fails
+		echo "the device's faults could not be restored after $name: the boot stops" | tee -a "$log"
+		rc_all=1
+		break
+	fi
 done
 # the host watchdog counts from here while the guest powers off
 echo "done $(date +%s)" >"$CHMU_RESULTS/current"

@@ -247,9 +247,11 @@ status_field() {
 	chmu-regs status "$@" | tr ' ' '\n' | sed -n "s/^$f=//p"
 }
 
-# guest_errors: the device model's guest-error log lines so far.
+# guest_errors: the device model's guest-error log lines since the test
+# started (tests/guest-suite.sh sets GUEST_ERRORS_FROM, the log's size
+# then), so that tests sharing a boot do not see each other's
 guest_errors() {
-	cat "$CHMU_RESULTS/qemu.log" 2>/dev/null || true
+	tail -c +$((${GUEST_ERRORS_FROM:-0} + 1)) "$CHMU_RESULTS/qemu.log" 2>/dev/null || true
 }
 
 # Driver tests -------------------------------------------------------------
@@ -312,8 +314,9 @@ dmesg_new() {
 
 # hostile_check FAULTS REASON GONE OK: the CHMU made to report a hostile
 # layout at run time (chmu_fault FAULTS, comma-separated PROP=VALUE) and
-# discovered again (chmu_reprobe: the CXL core and cxl_hmu probe it as at
-# boot): the kernel log names the refusal (REASON, a fixed
+# discovered again as at boot (cxl_hmu unloaded, mem0 rebound to cxl_pci
+# with chmu_reprobe, cxl_hmu loaded): the kernel log names the refusal
+# (REASON, a fixed
 # string), the refused block or instance GONE does not exist, the memdev
 # works, the instance OK (its sysfs path) reports a known workload exactly,
 # and the kernel is quiet. The suite restores the layout after the test.
@@ -321,9 +324,13 @@ hostile_check() {
 	local reason=$2 gone=$3
 	HMU=$4
 	dmesg_mark
+	# the boot's order: the CXL core discovers the blocks, then cxl_hmu,
+	# loaded after, attaches to them
+	modprobe -r cxl_hmu
 	# shellcheck disable=SC2046
 	chmu_fault $(tr ',' ' ' <<<"$1") || fail "could not set $1"
 	chmu_reprobe || fail "mem0 did not come back after a rebind"
+	modprobe cxl_hmu
 	dmesg_new | grep -F -- "$reason" ||
 		{ dmesg_new | grep -i -E 'chmu|hmu' >&2; fail "no '$reason' in the kernel log"; }
 	[ ! -e "$gone" ] || fail "$gone exists"

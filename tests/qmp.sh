@@ -21,20 +21,26 @@ CHMU_FAULTS=${CHMU_FAULTS:-/run/chmu-faults}
 # first resets the server's parser and asks for capability negotiation,
 # which after the first call of a boot only answers an error, ignored.
 qmp_call() {
-	local cmd=$1 args=${2-} id fd line ans="" t0=$SECONDS
+	local cmd=$1 args=${2-} id ans
 	id=g$$x$RANDOM
 	[ -c "$QMP_TTY" ] || { echo "qmp: no $QMP_TTY (boot with qemu/run-guest.sh)" >&2; return 2; }
-	# raw since the boot (qemu/guest-init)
-	exec {fd}<>"$QMP_TTY"
-	# ESC first: whatever half a line the server's JSON parser holds ends
-	# in a lexical error, which resets it (docs/interop/qmp-spec.rst)
-	printf '\033\n{"execute":"qmp_capabilities","id":"cap%s"}\n{"execute":"%s"%s,"id":"%s"}\n' \
-		"$id" "$cmd" "${args:+,\"arguments\":$args}" "$id" >&"$fd"
-	while [ $((SECONDS - t0)) -lt 30 ] && IFS= read -r -t 30 -u "$fd" line; do
-		# the server writes '"id": "...", ' with a space; jq only for ours
-		case "$line" in *"\"id\": \"$id\""* | *"\"id\":\"$id\""*) ans=$line && break ;; esac
-	done
-	exec {fd}>&-
+	# The exchange runs in a subshell: a test is a session leader (its
+	# suite starts it with setsid), and a session leader opening a tty
+	# would make it its controlling terminal, whose hangup at the test's
+	# end would kill what the test left running before the suite sees it.
+	# ttyS2 is raw since the boot (qemu/guest-init).
+	ans=$(
+		exec {fd}<>"$QMP_TTY" || exit
+		# ESC first: whatever half a line the server's JSON parser holds
+		# ends in a lexical error, which resets it (docs/interop/qmp-spec.rst)
+		printf '\033\n{"execute":"qmp_capabilities","id":"cap%s"}\n{"execute":"%s"%s,"id":"%s"}\n' \
+			"$id" "$cmd" "${args:+,\"arguments\":$args}" "$id" >&"$fd"
+		t0=$SECONDS
+		while [ $((SECONDS - t0)) -lt 30 ] && IFS= read -r -t $((30 - (SECONDS - t0))) -u "$fd" line; do
+			# the server writes '"id": "..."' with a space; jq only for ours
+			case "$line" in *"\"id\": \"$id\""* | *"\"id\":\"$id\""*) echo "$line" && break ;; esac
+		done
+	)
 	if [ -z "$ans" ]; then
 		echo "qmp: no answer to $cmd within 30 s" >&2
 		return 2

@@ -2,6 +2,7 @@
 # leaves the instance as it was; the instance's capabilities in sysfs match
 # the device; unbind and module unload while monitoring are safe.
 . tests/lib.sh
+dmesg_mark
 hmu_setup
 
 for kv in hotlist_size=1024 counter_width=32 num_ranges=2 msgnum=8 access_types=0x3f \
@@ -36,8 +37,8 @@ try_enable "Invalid argument" epoch_us=150
 try_enable "Invalid argument" range_first=2
 try_enable "Invalid argument" range_count=3
 try_enable "Invalid argument" fill_threshold=1024
-dmesg | grep -q 'hmu_mem0.0.0: epoch 150 us is not scale x multiplier' || fail "no dev_dbg reason"
-dmesg | grep -q 'hmu_mem0.0.0: unit size 2^7 not supported' || fail "no dev_dbg reason for the unit size"
+dmesg_new | grep -q 'hmu_mem0.0.0: epoch 150 us is not scale x multiplier' || fail "no dev_dbg reason"
+dmesg_new | grep -q 'hmu_mem0.0.0: unit size 2^7 not supported' || fail "no dev_dbg reason for the unit size"
 
 # The region for the workload below, made before the enable (chmu_setup
 # leaves no instance enabled through the driver).

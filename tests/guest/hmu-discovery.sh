@@ -4,6 +4,10 @@
 # common capability + 3 instances of 0x2100 bytes = 0x6310 bytes.
 . tests/lib.sh
 
+# What udev does at boot, the lab's guest-init does: cxl_hmu is loaded for
+# the blocks' modalias (cxl:t10) and attached to them.
+grep -q '^cxl_hmu ' /proc/modules || fail "cxl_hmu was not loaded at boot"
+
 expect_eq "$(cd /sys/bus/cxl/devices && echo hmu_mem*)" "hmu_mem0.0 hmu_mem0.1" "hmu devices"
 for d in hmu_mem0.0 hmu_mem0.1; do
 	s=/sys/bus/cxl/devices/$d

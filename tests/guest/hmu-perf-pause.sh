@@ -9,6 +9,7 @@
 # only, not when a pause ends (issue 34, item 5); the emulated device
 # drops them at disable anyway, so after the restart they start at zero.
 . tests/lib.sh
+dmesg_mark
 hmu_setup
 chmu_setup
 echo "module cxl_hmu +p" >/sys/kernel/debug/dynamic_debug/control
@@ -41,7 +42,7 @@ want=$( (seq 0 255; seq 400 409) | sed 's/$/:2/' | tr '\n' ' ' | sed 's/ $//')
 expect_eq "$(aux_entries </tmp/pause.out)" "$want" "AUX entries"
 grep -q ' entries=266 truncated=1 ' /tmp/pause.out ||
 	fail "summary (the lost entries flagged once): $(grep summary /tmp/pause.out)"
-expect_eq "$(dmesg | grep -c 'hmu_mem0.0.0: resetting the counters')" 1 \
+expect_eq "$(dmesg_new | grep -c 'hmu_mem0.0.0: resetting the counters')" 1 \
 	"counter resets: the first start's, not the restart's"
 expect_eq "$(cat $HMU/owner)" none "owner after the session"
 kernel_quiet

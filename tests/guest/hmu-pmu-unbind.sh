@@ -7,6 +7,7 @@
 # perf and chmu-perf) reports a known workload exactly, with owner
 # following it; the module unloads cleanly.
 . tests/lib.sh
+dmesg_mark
 hmu_setup
 P=/sys/bus/event_source/devices/$PMU
 pdev=$(basename "$(readlink -f /sys/bus/cxl/devices/mem0/..)")
@@ -37,7 +38,7 @@ expect_eq "$(ls /sys/bus/pci/devices/$pdev | grep '^mem')" mem0 "memdev after th
 pmu_sysfs "kept PMU, rebound"
 echo "module cxl_hmu +p" >/sys/kernel/debug/dynamic_debug/control
 perf_errno EBUSY "$ev"
-dmesg | grep -qF "an event opened before the instance was rebound is still open" ||
+dmesg_new | grep -qF "an event opened before the instance was rebound is still open" ||
 	fail "no dev_dbg reason for EBUSY"
 echo "module cxl_hmu -p" >/sys/kernel/debug/dynamic_debug/control
 expect_eq "$(cat $HMU/owner)" none "owner while the stale session is open"

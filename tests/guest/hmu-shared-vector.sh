@@ -5,8 +5,12 @@
 # the memdev's probe failed with EBUSY), and fill interrupts on the shared
 # vector drain the instance (no poll for a minute).
 . tests/lib.sh
+# the boot's order first: the memdev probes (its event interrupts
+# requested), then cxl_hmu is loaded
+modprobe -r cxl_hmu
 chmu_fault x-chmu-fault-msgnum=2
 chmu_reprobe || fail "mem0 did not come back after a rebind"
+modprobe cxl_hmu
 pdev=$(basename "$(readlink -f /sys/bus/cxl/devices/mem0/..)")
 irq_ok() { # irq_ok: the instance's IRQ is shared with the event logs'
 	local irq

@@ -12,7 +12,7 @@ echo boot >>"$C/boots"
 kill -SEGV \$\$
 EOS
 chmod +x "$C/qemu"
-out=$(CHMU_CACHE=$C QEMU=$C/qemu tests/run guest tests/guest/smoke-cxl.sh tests/guest/smoke-devdax.sh 2>&1) &&
+out=$(env -u GUEST_JOBS -u SHARD_SECS CHMU_CACHE=$C QEMU=$C/qemu tests/run guest tests/guest/smoke-cxl.sh tests/guest/smoke-devdax.sh 2>&1) &&
 	fail "tests/run passed with a crashing QEMU: $out"
 echo "$out"
 expect_eq "$(wc -l <"$C/boots")" 1 "QEMU started (no second boot)"

@@ -4,9 +4,10 @@
 # a test's fixed waits (sleep(1) of 0.25 s or more) are tallied, a
 # guest-env reaches QEMU's command line, TEST_MATCH runs only the tests it
 # names and boots only their guests, GUEST_JOBS=2 (the default) splits a
-# group longer than its share (by the last run's times) across boots, and
-# the run
-# closes with the timing summary and timing.md.
+# group longer than its share (by the last run's times) across boots, a
+# boot that fails with its tests passed fails on its own, a bad
+# TEST_MATCH is refused, and the run closes with the timing summary and
+# timing.md.
 . tests/lib.sh
 C=$(fake_cache)
 T=$(mktemp -d)
@@ -20,6 +21,7 @@ echo boot >>"$(dirname "$0")/boots"
 export QEMU_ARGS="$*" CHMU_RESULTS=$res SLEEP_TALLY_DIR=$res/tally LAB_ROOT
 cd "$LAB_ROOT" && bash -c "$GUEST_CMD" >"$res/output" 2>&1
 echo $? >"$res/status"
+exit "${FAKE_EXIT:-0}"
 EOS
 chmod +x "$C/qemu"
 mkdir -p "$T/t"
@@ -30,7 +32,7 @@ printf 'true\n' >"$T/t/d.sh"
 # tests/run takes guest tests by their path under tests/guest/
 rel=tests/guest/$(realpath --relative-to=tests/guest "$T/t")
 run() { # run [VAR=VALUE...]: tests/run guest on the four; its output
-	env CHMU_CACHE="$C" QEMU="$C/qemu" "$@" tests/run guest "$rel"/{a,b,c,d}.sh 2>&1
+	env -u GUEST_JOBS -u SHARD_SECS CHMU_CACHE="$C" QEMU="$C/qemu" "$@" tests/run guest "$rel"/{a,b,c,d}.sh 2>&1
 }
 
 out=$(run) && fail "a failing test passed the run: $out"
@@ -64,4 +66,12 @@ expect_eq "$(wc -l <"$C/boots")" 3 "boots with GUEST_JOBS=2"
 grep -q 'BOOT    guest (shard 1) for 1 tests' <<<"$out" || fail "no first shard of 1 test"
 grep -q 'BOOT    guest (shard 2) for 2 tests' <<<"$out" || fail "no second shard of 2 tests"
 expect_eq "$(tail -n 1 <<<"$out")" "3 passed, 1 failed" "closing line with GUEST_JOBS=2"
+
+# A boot that fails after its tests all passed (here QEMU exits 3) fails
+# on its own line; a T that is not a regular expression is refused.
+out=$(run FAKE_EXIT=3 TEST_MATCH='guest/(a|d)$') && fail "a failed boot passed the run: $out"
+grep -q '^FAIL  guest/boot-guest-1$' <<<"$out" || fail "no failure for the boot: $out"
+expect_eq "$(tail -n 1 <<<"$out")" "2 passed, 1 failed" "closing line with a failed boot"
+out=$(run TEST_MATCH='(') && fail "T='(' ran: $out"
+expect_eq "$out" "tests/run: T='(' is not an extended regular expression" "bad T"
 echo ok
