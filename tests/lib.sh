@@ -230,12 +230,9 @@ hotlist_wait() {
 	local n=${1:-1} size
 	shift || true
 	size=$(chmu-regs list | tr ' ' '\n' | sed -n 's/^hotlist_size=//p' | head -n 1)
-	_held() {
-		local st h t
-		st=$(chmu-regs status "$@" | tr ' ' '\n')
-		h=$(sed -n 's/^head=//p' <<<"$st")
-		t=$(sed -n 's/^tail=//p' <<<"$st")
-		[ $(((t - h + size) % size)) -ge "$n" ]
+	_held() { # one status read, one awk: it runs ten times a second
+		chmu-regs status "$@" | tr ' ' '\n' | awk -F= -v n="$n" -v s="$size" \
+			'$1 == "head" { h = $2 } $1 == "tail" { t = $2 } END { exit !((t - h + s) % s >= n) }'
 	}
 	wait_for "the hotlist never held $n entries" _held "$@"
 }
