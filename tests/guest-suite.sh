@@ -17,6 +17,8 @@
 # chmu_fault) gets it back as it was when it ends, however it ends: the
 # suite restores the properties and binds mem0's device to cxl_pci again
 # (chmu_reprobe), so the next test sees the device as the boot left it.
+# TEST_XTRACE=1 traces each test's commands with their start times into
+# $CHMU_RESULTS/logs/NAME.xtrace (tests/xtrace-top sums them).
 # If that fails, no further test runs in this boot (each is reported
 # without a result) and the boot fails.
 TEST_TIMEOUT=${TEST_TIMEOUT:-300}
@@ -72,7 +74,15 @@ for t in "$@"; do
 	t0=$EPOCHREALTIME
 	c0=$(cpu_busy)
 	# its own session: whatever it starts in the background is found
-	setsid bash "$t" >"$log" 2>&1 </dev/null &
+	if [ -n "${TEST_XTRACE:-}" ]; then
+		# every command with its start time, for tests/xtrace-top
+		# shellcheck disable=SC2016
+		setsid bash -c 'exec 9>"$1"; set --; BASH_XTRACEFD=9
+			PS4='\''+ $EPOCHREALTIME '\''; set -x; . "$0"' \
+			"$t" "$CHMU_RESULTS/logs/$name.xtrace" >"$log" 2>&1 </dev/null &
+	else
+		setsid bash "$t" >"$log" 2>&1 </dev/null &
+	fi
 	pid=$!
 	sleep "$TEST_TIMEOUT" &
 	timer=$!

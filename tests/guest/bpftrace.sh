@@ -13,6 +13,7 @@ bt() {
 	local out=$1 pid i n
 	shift
 	hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=0
+	rm -f "$out"	# the last run's "Attaching" is not this one's
 	bpftrace "$@" >"$out" 2>&1 &
 	pid=$!
 	for i in $(seq 300); do

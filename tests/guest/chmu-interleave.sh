@@ -133,6 +133,7 @@ start_tool top /tmp/il.top chmutop -b -j -G -r 1000 1
 kill -USR1 $wl
 wait $wl || fail "the workload failed"
 wl=
+rm -f /tmp/il.wl	# the first workload's held= is not this one's
 sh -c 'echo $$ >'$CG/chmu-il'/cgroup.procs && exec chmu-workload "$@"' sh \
 	touch --node "$NODE" --no-thp --size 64K --unit-size 4K --units 0 --count 10 --hold >/tmp/il.wl &
 wl=$!

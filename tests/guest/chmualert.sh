@@ -143,6 +143,7 @@ expect_eq "$(cut -d' ' -f2- /tmp/alert.out)" "ALERT mem0.0.0 hpa $h7 dpa 0x0 nid
 rm -f /tmp/hook.go /tmp/hook.ran
 hmu_cfg mode=epoch threshold=5 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
 l0=$(bpf_links)
+: >/tmp/alert.out	# the last run's alerts are not this one's
 chmualert -c 200 -j --exec-max 1 --exec 'while [ ! -e /tmp/hook.go ]; do sleep 0.1; done; echo "$CHMU_ALERT_DPA" >>/tmp/hook.ran' 1 >/tmp/alert.out 2>/tmp/alert.err &
 pid=$!
 attached "$l0" $pid

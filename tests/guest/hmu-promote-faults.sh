@@ -30,6 +30,7 @@ echo 1 >$P/enable
 # 48 units of 2 MiB read 50 times each: one entry each, a backlog of
 # about two minutes, whatever the region's removal takes. --movable: the
 # pages stay in use, each record charged whole, while the region goes.
+rm -f /tmp/pf.out	# the last part's held= is not this one's
 chmu-workload touch --node "$NODE" --movable --no-thp --size 96M --unit-size 2M --units 0-47 \
 	--count 50 --hold >/tmp/pf.out &
 wl=$!
@@ -79,6 +80,7 @@ hmu_cfg mode=always-on threshold=50 unit_shift=21 access=1 fill_threshold=0 poll
 echo 1 >$P/rate_mbps
 echo "$NODE" >$P/node
 echo 1 >$P/enable
+rm -f /tmp/pf.out	# the last part's held= is not this one's
 chmu-workload touch --node "$NODE" --no-thp --size 96M --unit-size 2M --units 0-47 \
 	--count 50 --hold >/tmp/pf.out &
 wl=$!
@@ -113,6 +115,7 @@ eval "$(chmu-region create -m mem0 --ram)"
 hmu_cfg mode=always-on threshold=50 unit_shift=21 access=1 fill_threshold=0 poll_ms=100 enable=1
 echo 1 >$P/rate_mbps
 echo 1 >$P/enable
+rm -f /tmp/pf.out	# the last part's held= is not this one's
 chmu-workload touch --node "$NODE" --movable --no-thp --size 32M --unit-size 2M --units 0-15 \
 	--count 50 --hold >/tmp/pf.out &
 wl=$!
