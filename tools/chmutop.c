@@ -313,20 +313,23 @@ struct drain_ctr {
 };
 
 /*
- * A drain adds to the three when it ends (docs/tracepoints.md): two reads
- * that agree hold whole drains only, not one's batch in this interval and
- * its time in the next. A few tries; a drain per read is not a top's case.
+ * A drain adds to the three when it ends (docs/driver.md): a read that
+ * found them as the last frame left them holds no drain in part; one that
+ * found them moved is read again until two reads agree, so that a frame
+ * holds whole drains only, not one's batch in this interval and its time
+ * in the next (a drain ending between two files' reads moves batches).
+ * A few tries; a drain per read is not a top's case.
  */
-static struct drain_ctr drain_read(const char *inst)
+static struct drain_ctr drain_read(const char *inst, const struct drain_ctr *last)
 {
-	struct drain_ctr a, b = { 0 };
+	struct drain_ctr a, b = *last;
 	int i;
 
 	for (i = 0; i < 4; i++) {
 		a.ns = chmu_attr_u64(inst, "drain_ns");
 		a.batches = chmu_attr_u64(inst, "batches");
 		a.entries = chmu_attr_u64(inst, "entries");
-		if (i && !memcmp(&a, &b, sizeof(a)))
+		if (!memcmp(&a, &b, sizeof(a)))
 			break;
 		b = a;
 	}
@@ -864,7 +867,7 @@ static void health_of(struct state *s, int i, const struct inst_stat *cur,
 	h->fill_sum = cur->fill_sum - p->fill_sum;
 	h->fill_max = cur->fill_max;
 	h->size = cur->size ? cur->size : s->insts[i].hotlist_size;
-	d = drain_read(s->insts[i].path);
+	d = drain_read(s->insts[i].path, &s->dprev[i]);
 	h->drain_ns = since(d.ns, s->dprev[i].ns);
 	h->drain_batches = since(d.batches, s->dprev[i].batches);
 	h->drain_entries = since(d.entries, s->dprev[i].entries);
@@ -1007,7 +1010,7 @@ static void frame_skip(struct state *s)
 
 	for (i = 0; i < s->ninst; i++) {
 		s->prev[i] = s->cur[i];
-		s->dprev[i] = drain_read(s->insts[i].path);
+		s->dprev[i] = drain_read(s->insts[i].path, &s->dprev[i]);
 		s->pprev[i] = promote_read(s, i, false);
 	}
 	bpf_cost(s, &ns, &runs);
@@ -1449,7 +1452,7 @@ int main(int argc, char **argv)
 
 		snprintf(path, sizeof(path), "%s/promote", s.insts[i].path);
 		s.prom[i] = !access(path, F_OK);
-		s.dprev[i] = drain_read(s.insts[i].path);
+		s.dprev[i] = drain_read(s.insts[i].path, &s.dprev[i]);
 		s.pprev[i] = promote_read(&s, i, true);
 	}
 	for (int i = 0; i < n; i++)

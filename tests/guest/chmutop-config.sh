@@ -2,7 +2,8 @@
 # tracepoint, not by reading sysfs every frame (issue 35, defect 11): a
 # frame opens the driver's drain counters (drain_ns, batches, entries) and
 # promote/enable per instance, 4 files, and nothing else under the
-# instance; a reconfiguration while chmutop runs (disable, new threshold
+# instance (a frame whose counters moved reads them again until two reads
+# agree; no drain runs here); a reconfiguration while chmutop runs (disable, new threshold
 # and epoch, enable) shows in its frames all the same, as does a disable.
 . tests/lib.sh
 hmu_setup
