@@ -31,18 +31,19 @@ else
 Q := @
 endif
 
-TOOLS      := chmu-workload chmu-regs chmu-perf chmu-score
+TOOLS      := chmu-workload chmu-regs chmu-perf chmu-score chmu-tierstat
 BPF_TOOLS  := chmuheat chmutop chmualert chmu-exporter
 TOOL_LIB   := tools/lib/memspec.c tools/lib/chmu.c tools/lib/perfev.c \
 	      tools/lib/chmutool.c tools/lib/heat.c tools/lib/top.c tools/lib/alert.c \
-	      tools/lib/zipf.c tools/lib/score.c tools/lib/metrics.c tools/lib/owner.c tools/lib/procmap.c
+	      tools/lib/zipf.c tools/lib/score.c tools/lib/metrics.c tools/lib/owner.c tools/lib/procmap.c \
+	      tools/lib/tierstat.c
 CLANG      ?= clang
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -I$(BUILD)/vmlinux -Ibpf -Itools
 VMLINUX_H  := $(BUILD)/vmlinux/vmlinux.h
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*.c))
 
-.PHONY: all deps kernel kernel-debug perf qemu tools install check test test-stress guest shell demo bench bench-goals clean FORCE
+.PHONY: all deps kernel kernel-debug perf qemu plugins tools install check test test-stress guest shell demo bench bench-goals clean FORCE
 
 # When make started: 'all' says how long getting the lab ready took.
 MAKE_START := $(shell date +%s)
@@ -65,6 +66,18 @@ perf: kernel
 
 qemu: deps
 	$(Q)lab/build-qemu.sh
+	$(Q)$(MAKE) --no-print-directory plugins
+
+# TCG plugins (qemu/plugins/*.c), built against the QEMU tree make qemu
+# unpacked: tiermem, the tiering instrument (docs/bench.md)
+QEMU_PLUGIN_H := $(CHMU_CACHE)/qemu/qemu-10.0.2/include/qemu/qemu-plugin.h
+PLUGINS       := $(patsubst qemu/plugins/%.c,$(BUILD)/plugins/lib%.so,$(wildcard qemu/plugins/*.c))
+plugins: $(PLUGINS)
+$(BUILD)/plugins/lib%.so: qemu/plugins/%.c $(QEMU_PLUGIN_H)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -shared -fPIC \
+		-I$(dir $(QEMU_PLUGIN_H)) $$(pkg-config --cflags glib-2.0) -o $@ $<
 
 tools: $(addprefix $(BUILD)/bin/,$(TOOLS) $(BPF_TOOLS))
 

@@ -30,6 +30,10 @@
 #                     no test for S seconds (default: no such limit)
 #   CHMU_RESULTS=DIR  keep the results share here (default: a temporary dir)
 #   QEMU_EXTRA=...    extra QEMU arguments
+#   TIERMEM=1         load the tiermem TCG plugin (build/plugins/libtiermem.so,
+#                     docs/tiering.md): the guest's accesses by tier, dumped
+#                     on chmu-workload's marker to the results share's
+#                     tiermem.txt; TIERMEM_PAGES=1 also counts per page
 #   KVARIANT=debug    boot the debug kernel (make kernel-debug)
 #   V=1               show the kernel console too
 set -euo pipefail
@@ -132,6 +136,12 @@ args=(
 	-device pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1
 	-M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=$((CXL_DEVICES * 4))G
 )
+if [ "${TIERMEM:-0}" = 1 ]; then
+	plugin=$LAB_ROOT/build/plugins/libtiermem.so
+	[ -f "$plugin" ] || die "TIERMEM=1: no $plugin (make plugins)"
+	: >"$res/tiermem.txt"
+	args+=(-plugin "$plugin,out=$res/tiermem.txt$([ "${TIERMEM_PAGES:-0}" = 1 ] && echo ,pages=on)")
+fi
 for ((i = 0; i < CXL_DEVICES; i++)); do
 	props=$CHMU_DEFAULT_PROPS
 	[ -z "${CHMU_PROPS-}" ] || props=${props:+$props,}$CHMU_PROPS

@@ -49,6 +49,10 @@
  *           runs from), then held=PID until SIGUSR1: make bench keeps
  *           the programs' code out of its tiering runs (under TCG code
  *           on the CXL node runs a thousand times slower, not two).
+ *   mark    reset|dump [TAG]: execute the tiermem instrument's marker
+ *           (qemu/plugins/tiermem.c, lib/tiermark.h): reset its counts, or
+ *           dump them tagged TAG. --mark TAG on touch, stream and zipf
+ *           does both around the accesses themselves.
  *
  * Results are printed as key=value lines. Every access is a single aligned
  * 8-byte load or store through a volatile pointer, so under TCG each one
@@ -73,6 +77,8 @@
 
 #include "lib/memspec.h"
 #include "lib/procmap.h"
+#include "lib/tiermark.h"
+#include "lib/tierstat.h"
 #include "lib/zipf.h"
 
 #define MAX_UNITS 65536
@@ -80,6 +86,9 @@
 #define OPT_PID 0x101
 #define OPT_ADDR 0x102
 #define OPT_CGROUP 0x103
+#define OPT_MARK 0x104
+#define OPT_FAST_NODE 0x105
+#define OPT_WINDOW 0x106
 #define MAX_NODES 64
 #define MPOL_DEFAULT 0
 #define MPOL_BIND 2
@@ -128,6 +137,11 @@ static struct env {
 	const char *cgroup;	/* the memory cgroup the area is charged to */
 	char **files;		/* pin: the files */
 	int nr_files;
+	int have_mark;		/* --mark: the instrument's reset and dump */
+	uint64_t mark_tag;
+	int mark_cmd;		/* mark: TIERMARK_RESET or TIERMARK_DUMP */
+	int fast_node;		/* zipf --progress: the fast tier, for the regret */
+	uint32_t window_from;	/* zipf: the regret window starts at this percent */
 } env = {
 	.node = -1,
 	.size = 16 << 20,
@@ -138,6 +152,7 @@ static struct env {
 	.accesses = 1000000,
 	.zipf_s = 1.0,
 	.hot_share = 90,
+	.fast_node = 0,
 };
 
 static const struct argp_option opts[] = {
@@ -164,6 +179,9 @@ static const struct argp_option opts[] = {
 	{ "no-thp", 't', NULL, 0, "Anonymous memory in base pages (MADV_NOHUGEPAGE)", 0 },
 	{ "lock", OPT_LOCK, NULL, 0, "Anonymous memory: lock it in memory once "
 	  "allocated (mlock: never reclaimed, demoted or migrated; a balloon)", 0 },
+	{ "mark", OPT_MARK, "TAG", 0, "touch, stream, zipf: reset the tiermem "
+	  "instrument (qemu/plugins/tiermem.c) just before the accesses and dump its "
+	  "counts, tagged TAG, just after them", 0 },
 	{ "cgroup", OPT_CGROUP, "DIR", 0, "Anonymous memory: charge the area to the "
 	  "cgroup v2 directory DIR (the process joins it while the area is allocated, "
 	  "then returns to its own cgroup, where everything else it allocates is "
@@ -172,8 +190,14 @@ static const struct argp_option opts[] = {
 	  "default policy back, so that the kernel may migrate it (NUMA balancing)", 0 },
 	{ "duration", 'D', "SECS", 0, "zipf: run SECS seconds instead of --accesses "
 	  "(--shift moves the hot set at half time)", 0 },
-	{ "progress", 'P', "MS", 0, "zipf: every MS ms print the accesses so far, and "
-	  "those of the interval to pages on --node", 0 },
+	{ "progress", 'P', "MS", 0, "zipf: every MS ms print the accesses so far, "
+	  "those of the interval to pages on --node, the units on --fast-node and "
+	  "the interval's placement regret; at the end the regret over the window", 0 },
+	{ "fast-node", OPT_FAST_NODE, "NODE", 0, "zipf --progress: the fast tier's "
+	  "node (default 0)", 0 },
+	{ "window-from", OPT_WINDOW, "PERCENT", 0, "zipf --progress: the regret "
+	  "window starts when PERCENT of the accesses (or of --duration) are done "
+	  "(default 0: the whole run)", 0 },
 	{ "hot-units", 'k', "K", 0, "zipf: draw --hot-share of the accesses from a "
 	  "Zipf over K units scattered at random, the rest uniform over all", 0 },
 	{ "hot-share", 'r', "PERCENT", 0, "zipf: share of accesses to the hot units "
@@ -188,7 +212,8 @@ static const struct argp_option opts[] = {
 
 static const char doc[] =
 	"Generate known accesses to CXL memory.\v"
-	"MODE is verify, touch, stream, zipf, move, balloon, pin (then FILE...) or "
+	"MODE is verify, touch, stream, zipf, move, balloon, pin (then FILE...), "
+	"mark (then reset or dump, and a TAG: the tiermem instrument's marker) or "
 	"sigframe (a signal frame "
 	"that starts in RAM and ends in the device's first page: XSAVE and "
 	"XRSTOR across the two; needs --dax). Examples:\n"
@@ -199,7 +224,8 @@ static const char doc[] =
 	"  chmu-workload zipf --node 1 --size 16M --accesses 2M --truth /tmp/t\n"
 	"  chmu-workload move --pid 4242 --addr 7f12a0000000 --size 64M --node 1\n"
 	"  chmu-workload pin /usr/lib/x86_64-linux-gnu/libc.so.6\n"
-	"  chmu-workload balloon --node 0 --size 1G";
+	"  chmu-workload balloon --node 0 --size 1G\n"
+	"  chmu-workload mark dump 7";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -318,6 +344,27 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_CGROUP:
 		env.cgroup = arg;
 		break;
+	case OPT_FAST_NODE:
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || *end || end == arg || v < 0 || v >= MAX_NODES)
+			argp_error(state, "invalid fast node '%s'", arg);
+		env.fast_node = (int)v;
+		break;
+	case OPT_WINDOW:
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || *end || end == arg || v < 0 || v > 99)
+			argp_error(state, "invalid window start '%s' (a percent, 0-99)", arg);
+		env.window_from = (uint32_t)v;
+		break;
+	case OPT_MARK:
+		errno = 0;
+		env.mark_tag = strtoull(arg, &end, 10);
+		if (errno || *end || end == arg || arg[0] == '-')
+			argp_error(state, "invalid tag '%s' (a decimal number)", arg);
+		env.have_mark = 1;
+		break;
 	case OPT_PID:
 		errno = 0;
 		v = strtol(arg, &end, 10);
@@ -333,6 +380,21 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "invalid address '%s' (hex, a page boundary)", arg);
 		break;
 	case ARGP_KEY_ARG:
+		if (state->arg_num && env.mode && !strcmp(env.mode, "mark")) {
+			if (state->arg_num == 1 && !strcmp(arg, "reset")) {
+				env.mark_cmd = TIERMARK_RESET;
+			} else if (state->arg_num == 1 && !strcmp(arg, "dump")) {
+				env.mark_cmd = TIERMARK_DUMP;
+			} else if (state->arg_num == 2) {
+				errno = 0;
+				env.mark_tag = strtoull(arg, &end, 10);
+				if (errno || *end || end == arg || arg[0] == '-')
+					argp_error(state, "invalid tag '%s' (a decimal number)", arg);
+			} else {
+				argp_error(state, "mark takes reset or dump, then a TAG");
+			}
+			break;
+		}
 		if (state->arg_num && env.mode && !strcmp(env.mode, "pin")) {
 			char **f = realloc(env.files, (env.nr_files + 1) * sizeof(*f));
 
@@ -347,7 +409,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (strcmp(arg, "verify") && strcmp(arg, "touch") &&
 		    strcmp(arg, "stream") && strcmp(arg, "zipf") &&
 		    strcmp(arg, "sigframe") && strcmp(arg, "move") &&
-		    strcmp(arg, "pin") && strcmp(arg, "balloon"))
+		    strcmp(arg, "pin") && strcmp(arg, "balloon") && strcmp(arg, "mark"))
 			argp_error(state, "unknown mode '%s'", arg);
 		env.mode = arg;
 		break;
@@ -360,6 +422,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			if (env.dax || env.anon || env.node >= 0 || env.pid || env.addr ||
 			    env.have_size || env.lock || env.movable || env.no_thp || env.cgroup)
 				argp_error(state, "pin takes FILE... only");
+			break;
+		}
+		if (!strcmp(env.mode, "mark")) {
+			if (!env.mark_cmd)
+				argp_error(state, "mark needs reset or dump");
+			if (env.dax || env.anon || env.node >= 0 || env.pid || env.addr ||
+			    env.have_size || env.have_mark || env.cgroup)
+				argp_error(state, "mark takes reset or dump and a TAG only");
 			break;
 		}
 		if (!strcmp(env.mode, "balloon")) {
@@ -395,6 +465,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--movable needs --node");
 		if (env.progress_ms && env.node < 0)
 			argp_error(state, "--progress needs --node");
+		if (env.window_from && !env.progress_ms)
+			argp_error(state, "--window-from needs --progress");
+		if (env.have_mark && strcmp(env.mode, "touch") && strcmp(env.mode, "stream") &&
+		    strcmp(env.mode, "zipf"))
+			argp_error(state, "--mark is for touch, stream and zipf");
 		if (env.progress_ms && env.unit_size != (uint64_t)sysconf(_SC_PAGESIZE))
 			argp_error(state, "--progress needs --unit-size of one page");
 		if (env.have_hot_share && !env.hot_units)
@@ -838,6 +913,19 @@ static int wait_usr1(void)
 	return 0;
 }
 
+/* --mark: the instrument's counts cover the accesses alone */
+static void mark_start(void)
+{
+	if (env.have_mark)
+		tiermark(TIERMARK_RESET, env.mark_tag);
+}
+
+static void mark_end(void)
+{
+	if (env.have_mark)
+		tiermark(TIERMARK_DUMP, env.mark_tag);
+}
+
 static int wait_start(void);
 
 static int do_touch(void *area)
@@ -856,6 +944,7 @@ static int do_touch(void *area)
 		return 1;
 	if (wait_start())
 		return 1;
+	mark_start();
 	for (int i = 0; i < env.nr_units; i++) {
 		volatile uint64_t *w = (volatile uint64_t *)
 			((char *)area + env.units[i] * env.unit_size);
@@ -867,6 +956,7 @@ static int do_touch(void *area)
 				sink += *w;
 		}
 	}
+	mark_end();
 	/* For anonymous memory, where each touched unit is (root only). */
 	if (!env.dax) {
 		for (int i = 0; i < env.nr_units; i++) {
@@ -1014,6 +1104,7 @@ static int do_stream(void *area)
 		w[i] = 0;
 	if (wait_start())
 		return 1;
+	mark_start();
 	t0 = now_ns();
 	for (uint64_t p = 0; p < env.passes; p++) {
 		for (uint64_t i = 0; i < n; i++) {
@@ -1024,6 +1115,7 @@ static int do_stream(void *area)
 		}
 	}
 	ns = now_ns() - t0;
+	mark_end();
 	printf("accesses=%llu\nns=%llu\nrate=%.0f\nop=%s\n",
 	       (unsigned long long)(n * env.passes), (unsigned long long)ns,
 	       ns ? (double)n * env.passes * 1e9 / ns : 0.0,
@@ -1137,6 +1229,15 @@ static int unit_nodes(void *area, uint64_t units, void **pages, int *node)
 struct zipf_run {
 	uint64_t units;
 	uint64_t *counts, *after, *tick;
+	/*
+	 * --progress: the regret window (from --window-from on): its counts
+	 * per unit (the run's own without a later start), its intervals, a
+	 * copy of counts to sort, and where the last interval ended
+	 */
+	uint64_t *win, *sorted;
+	bool in_window;
+	struct tier_window w;
+	uint64_t last_ms, last_done;
 	uint32_t *hot[2];	/* the hot units before and after the shift */
 	uint32_t *scratch;	/* pick_hot()'s, one per unit */
 	void **pages;
@@ -1148,6 +1249,9 @@ static void zipf_run_free(struct zipf_run *r)
 	free(r->counts);
 	free(r->after);
 	free(r->tick);
+	if (r->win != r->counts)
+		free(r->win);
+	free(r->sorted);
 	free(r->hot[0]);
 	free(r->hot[1]);
 	free(r->scratch);
@@ -1193,18 +1297,45 @@ static int write_placement(void *area, struct zipf_run *r)
  * --progress: the accesses so far and, of this interval's, those to units
  * whose page is on --node now.
  */
+/*
+ * --progress: the interval that ends now. Each unit's accesses in it are
+ * taken as served from the node the unit is on at its end: accesses to
+ * units on --node (on_node), to units off --fast-node (slow), the units on
+ * --fast-node (fast) and the interval's placement regret (the slow share
+ * less the least share the same number of fast units could have had,
+ * tierstat.h); -1 for all when the placement could not be read. Inside
+ * the regret window the interval also counts towards the window's.
+ */
 static void progress(void *area, struct zipf_run *r, uint64_t ms, uint64_t done)
 {
-	long long on = 0;
+	long long on = 0, slow = 0, fast = 0;
+	uint64_t acc = done - r->last_done;
+	double regret = -1;
 
 	if (unit_nodes(area, r->units, r->pages, r->node))
 		on = -1;	/* the placement could not be read */
-	for (uint64_t u = 0; on >= 0 && u < r->units; u++)
+	for (uint64_t u = 0; on >= 0 && u < r->units; u++) {
 		if (r->node[u] == env.node)
 			on += r->tick[u];
+		if (r->node[u] == env.fast_node)
+			fast++;
+		else
+			slow += r->tick[u];
+	}
+	if (on >= 0) {
+		memcpy(r->sorted, r->tick, r->units * sizeof(*r->tick));
+		regret = acc ? (double)slow / acc -
+			tier_best_share(r->sorted, r->units, fast) : 0;
+		if (r->in_window)
+			tier_window_add(&r->w, (ms - r->last_ms) / 1e3, fast, acc, slow);
+	} else {
+		slow = fast = -1;
+	}
 	memset(r->tick, 0, r->units * sizeof(*r->tick));
-	printf("progress ms=%llu accesses=%llu on_node=%lld\n", (unsigned long long)ms,
-	       (unsigned long long)done, on);
+	r->last_ms = ms;
+	r->last_done = done;
+	printf("progress ms=%llu accesses=%llu on_node=%lld fast=%lld slow=%lld regret=%.4f\n",
+	       (unsigned long long)ms, (unsigned long long)done, on, fast, slow, regret);
 	fflush(stdout);
 }
 
@@ -1241,6 +1372,10 @@ static int do_zipf(void *area)
 	r.counts = calloc(units, sizeof(*r.counts));
 	r.after = env.shift ? calloc(units, sizeof(*r.after)) : NULL;
 	r.tick = env.progress_ms ? calloc(units, sizeof(*r.tick)) : NULL;
+	r.sorted = env.progress_ms ? calloc(units, sizeof(*r.sorted)) : NULL;
+	r.win = !env.progress_ms ? NULL : env.window_from ?
+		calloc(units, sizeof(*r.win)) : r.counts;
+	r.in_window = env.progress_ms && !env.window_from;
 	if (env.progress_ms || env.placement) {
 		r.pages = calloc(units, sizeof(*r.pages));
 		r.node = calloc(units, sizeof(*r.node));
@@ -1250,7 +1385,8 @@ static int do_zipf(void *area)
 		r.hot[1] = env.shift ? calloc(env.hot_units, sizeof(*r.hot[1])) : NULL;
 		r.scratch = malloc(units * sizeof(*r.scratch));
 	}
-	if (!r.counts || (env.shift && !r.after) || (env.progress_ms && !r.tick) ||
+	if (!r.counts || (env.shift && !r.after) ||
+	    (env.progress_ms && (!r.tick || !r.sorted || !r.win)) ||
 	    ((env.progress_ms || env.placement) && (!r.pages || !r.node)) ||
 	    (env.hot_units && (!r.hot[0] || (env.shift && !r.hot[1]) || !r.scratch))) {
 		fprintf(stderr, "chmu-workload: %s\n", strerror(ENOMEM));
@@ -1261,6 +1397,8 @@ static int do_zipf(void *area)
 	prefault(r.counts, units * sizeof(*r.counts));
 	prefault(r.after, units * sizeof(*r.after));
 	prefault(r.tick, units * sizeof(*r.tick));
+	prefault(r.sorted, env.progress_ms ? units * sizeof(*r.sorted) : 0);
+	prefault(r.win != r.counts ? r.win : NULL, units * sizeof(*r.win));
 	prefault(r.pages, units * sizeof(*r.pages));
 	prefault(r.node, units * sizeof(*r.node));
 	prefault(r.hot[1], env.hot_units * sizeof(*r.hot[1]));
@@ -1278,6 +1416,7 @@ static int do_zipf(void *area)
 		zipf_run_free(&r);
 		return 1;
 	}
+	mark_start();
 	clock_gettime(CLOCK_REALTIME, &start_wall);
 	t0 = now_ns();
 	next_tick = env.progress_ms * 1000000ULL;
@@ -1295,11 +1434,21 @@ static int do_zipf(void *area)
 				next_tick += env.progress_ms * 1000000ULL;
 			}
 			move = env.duration_ms && t >= env.duration_ms * 500000ULL;
+			if (env.duration_ms && env.progress_ms && !r.in_window &&
+			    t >= env.duration_ms * 10000ULL * env.window_from) {
+				progress(area, &r, t / 1000000, i);	/* the window opens */
+				r.in_window = true;
+			}
 		}
 		if (!env.duration_ms && i == env.accesses)
 			break;
 		if (!env.duration_ms)
 			move = i == env.accesses / 2;
+		if (!env.duration_ms && env.progress_ms && !r.in_window &&
+		    i == env.accesses * env.window_from / 100) {
+			progress(area, &r, (now_ns() - t0) / 1000000, i);
+			r.in_window = true;
+		}
 		if (move && env.shift && !shifted) {
 			zipf_shuffle(&z);
 			if (env.hot_units)
@@ -1322,6 +1471,8 @@ static int do_zipf(void *area)
 		else
 			sink += *w;
 		r.counts[u]++;
+		if (r.in_window && r.win && r.win != r.counts)
+			r.win[u]++;
 		if (shifted)
 			r.after[u]++;
 		if (r.tick)
@@ -1329,8 +1480,21 @@ static int do_zipf(void *area)
 	}
 	ns = now_ns() - t0;
 	clock_gettime(CLOCK_REALTIME, &end_wall);
+	mark_end();
 	if (env.progress_ms)
 		progress(area, &r, ns / 1000000, i);
+	if (env.progress_ms) {
+		/* the window's regret, at the capacity held on average in it */
+		double cap = tier_window_capacity(&r.w), share = tier_window_share(&r.w), best;
+
+		memcpy(r.sorted, r.win, units * sizeof(*r.sorted));
+		best = tier_best_share(r.sorted, units, cap);
+		printf("window_from=%u\nwindow_accesses=%llu\nwindow_secs=%.3f\n"
+		       "window_slow_share=%.4f\nwindow_capacity=%.1f\n"
+		       "window_best_share=%.4f\nwindow_regret=%.4f\n",
+		       env.window_from, (unsigned long long)r.w.accesses, r.w.secs,
+		       share, cap, best, share - best);
+	}
 	for (uint64_t v = 0; v < units; v++)
 		if (r.counts[v] > r.counts[top])
 			top = v;
@@ -1372,6 +1536,13 @@ static int do_zipf(void *area)
 	return err;
 }
 
+/* mark: the tiermem instrument's marker, then nothing */
+static int do_mark(void)
+{
+	tiermark(env.mark_cmd, env.mark_tag);
+	return 0;
+}
+
 /* The modes that map no area of their own */
 static const struct {
 	const char *name;
@@ -1381,6 +1552,7 @@ static const struct {
 	{ "move", do_move },
 	{ "pin", do_pin },
 	{ "balloon", do_balloon },
+	{ "mark", do_mark },
 };
 
 int main(int argc, char **argv)
