@@ -11,8 +11,9 @@
  *       e.g. "3 promoter regret 0.012". For each CONTRAST (A-B: arm A
  *       less arm B) and each KEY both arms have in a block: the number
  *       of blocks, the median of the paired differences, their min and
- *       max, and the sign count (A above B, below, equal). -j: one JSON
- *       object a line.
+ *       max, the sign count (A above B, below, equal) and the one-sided
+ *       sign test's p of that many blocks below, and above (a tie counts
+ *       against either). -j: one JSON object a line.
  *   chmu-tierstat model SHARE [RATIO...]
  *       the throughput, relative to all-DRAM, of a run with SHARE of its
  *       accesses to a tier RATIO times slower (default 2 and 3: CXL's
@@ -225,13 +226,17 @@ static int contrast(const struct result *v, size_t n, const char *a, const char 
 		if (env.json)
 			printf("{\"contrast\":\"%s-%s\",\"key\":\"%s\",\"blocks\":%zu,"
 			       "\"median\":%.6g,\"min\":%.6g,\"max\":%.6g,"
-			       "\"above\":%u,\"below\":%u,\"equal\":%u}\n",
+			       "\"above\":%u,\"below\":%u,\"equal\":%u,"
+			       "\"p_below\":%.4g,\"p_above\":%.4g}\n",
 			       a, b, v[i].key, p.n, p.median, p.min, p.max,
-			       p.pos, p.neg, p.zero);
+			       p.pos, p.neg, p.zero, tier_sign_p(p.neg, p.n),
+			       tier_sign_p(p.pos, p.n));
 		else
 			printf("%s-%s %s blocks=%zu median=%.6g min=%.6g max=%.6g "
-			       "above=%u below=%u equal=%u\n", a, b, v[i].key, p.n,
-			       p.median, p.min, p.max, p.pos, p.neg, p.zero);
+			       "above=%u below=%u equal=%u p_below=%.4g p_above=%.4g\n",
+			       a, b, v[i].key, p.n, p.median, p.min, p.max, p.pos,
+			       p.neg, p.zero, tier_sign_p(p.neg, p.n),
+			       tier_sign_p(p.pos, p.n));
 	}
 	free(d);
 	return shown;

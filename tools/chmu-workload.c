@@ -1235,6 +1235,7 @@ struct zipf_run {
 	 * copy of counts to sort, and where the last interval ended
 	 */
 	uint64_t *win, *sorted;
+	int *prev_node;		/* each unit's node at the last interval's end */
 	bool in_window;
 	struct tier_window w;
 	uint64_t last_ms, last_done;
@@ -1252,6 +1253,7 @@ static void zipf_run_free(struct zipf_run *r)
 	if (r->win != r->counts)
 		free(r->win);
 	free(r->sorted);
+	free(r->prev_node);
 	free(r->hot[0]);
 	free(r->hot[1]);
 	free(r->scratch);
@@ -1303,39 +1305,57 @@ static int write_placement(void *area, struct zipf_run *r)
  * units on --node (on_node), to units off --fast-node (slow), the units on
  * --fast-node (fast) and the interval's placement regret (the slow share
  * less the least share the same number of fast units could have had,
- * tierstat.h); -1 for all when the placement could not be read. Inside
- * the regret window the interval also counts towards the window's.
+ * tierstat.h). A unit whose node changed during the interval is
+ * uncertain: slow_lo counts units slow at both ends, slow_hi at either
+ * (moved: accesses to units that changed); a unit whose node cannot be
+ * read (being migrated) is left out of all but unknown. -1 for all when
+ * the placement could not be read. Inside the regret window the interval
+ * also counts towards the window's.
  */
 static void progress(void *area, struct zipf_run *r, uint64_t ms, uint64_t done)
 {
-	long long on = 0, slow = 0, fast = 0;
-	uint64_t acc = done - r->last_done;
+	long long on = 0, slow = 0, fast = 0, lo = 0, hi = 0, moved = 0, unknown = 0;
+	uint64_t acc = done - r->last_done, known;
 	double regret = -1;
 
 	if (unit_nodes(area, r->units, r->pages, r->node))
 		on = -1;	/* the placement could not be read */
 	for (uint64_t u = 0; on >= 0 && u < r->units; u++) {
-		if (r->node[u] == env.node)
+		int now = r->node[u], before = r->prev_node[u];
+		bool slow_now = now != env.fast_node;
+		bool slow_before = before < 0 ? slow_now : before != env.fast_node;
+
+		if (now < 0) {
+			unknown += r->tick[u];
+			continue;
+		}
+		if (now == env.node)
 			on += r->tick[u];
-		if (r->node[u] == env.fast_node)
+		if (!slow_now)
 			fast++;
-		else
-			slow += r->tick[u];
+		slow += slow_now ? r->tick[u] : 0;
+		lo += slow_now && slow_before ? r->tick[u] : 0;
+		hi += slow_now || slow_before ? r->tick[u] : 0;
+		moved += slow_now != slow_before ? r->tick[u] : 0;
+		r->prev_node[u] = now;
 	}
 	if (on >= 0) {
+		known = acc - (uint64_t)unknown;
 		memcpy(r->sorted, r->tick, r->units * sizeof(*r->tick));
-		regret = acc ? (double)slow / acc -
+		regret = known ? (double)slow / known -
 			tier_best_share(r->sorted, r->units, fast) : 0;
 		if (r->in_window)
-			tier_window_add(&r->w, (ms - r->last_ms) / 1e3, fast, acc, slow);
+			tier_window_add(&r->w, (ms - r->last_ms) / 1e3, fast, known, slow, lo, hi);
 	} else {
-		slow = fast = -1;
+		slow = fast = lo = hi = moved = unknown = -1;
 	}
 	memset(r->tick, 0, r->units * sizeof(*r->tick));
 	r->last_ms = ms;
 	r->last_done = done;
-	printf("progress ms=%llu accesses=%llu on_node=%lld fast=%lld slow=%lld regret=%.4f\n",
-	       (unsigned long long)ms, (unsigned long long)done, on, fast, slow, regret);
+	printf("progress ms=%llu accesses=%llu on_node=%lld fast=%lld slow=%lld regret=%.4f "
+	       "slow_lo=%lld slow_hi=%lld moved=%lld unknown=%lld\n",
+	       (unsigned long long)ms, (unsigned long long)done, on, fast, slow, regret,
+	       lo, hi, moved, unknown);
 	fflush(stdout);
 }
 
@@ -1373,6 +1393,7 @@ static int do_zipf(void *area)
 	r.after = env.shift ? calloc(units, sizeof(*r.after)) : NULL;
 	r.tick = env.progress_ms ? calloc(units, sizeof(*r.tick)) : NULL;
 	r.sorted = env.progress_ms ? calloc(units, sizeof(*r.sorted)) : NULL;
+	r.prev_node = env.progress_ms ? malloc(units * sizeof(*r.prev_node)) : NULL;
 	r.win = !env.progress_ms ? NULL : env.window_from ?
 		calloc(units, sizeof(*r.win)) : r.counts;
 	r.in_window = env.progress_ms && !env.window_from;
@@ -1386,7 +1407,7 @@ static int do_zipf(void *area)
 		r.scratch = malloc(units * sizeof(*r.scratch));
 	}
 	if (!r.counts || (env.shift && !r.after) ||
-	    (env.progress_ms && (!r.tick || !r.sorted || !r.win)) ||
+	    (env.progress_ms && (!r.tick || !r.sorted || !r.win || !r.prev_node)) ||
 	    ((env.progress_ms || env.placement) && (!r.pages || !r.node)) ||
 	    (env.hot_units && (!r.hot[0] || (env.shift && !r.hot[1]) || !r.scratch))) {
 		fprintf(stderr, "chmu-workload: %s\n", strerror(ENOMEM));
@@ -1398,6 +1419,8 @@ static int do_zipf(void *area)
 	prefault(r.after, units * sizeof(*r.after));
 	prefault(r.tick, units * sizeof(*r.tick));
 	prefault(r.sorted, env.progress_ms ? units * sizeof(*r.sorted) : 0);
+	for (uint64_t v = 0; r.prev_node && v < units; v++)
+		r.prev_node[v] = -1;	/* not read yet: the first interval's end decides */
 	prefault(r.win != r.counts ? r.win : NULL, units * sizeof(*r.win));
 	prefault(r.pages, units * sizeof(*r.pages));
 	prefault(r.node, units * sizeof(*r.node));
@@ -1484,16 +1507,25 @@ static int do_zipf(void *area)
 	if (env.progress_ms)
 		progress(area, &r, ns / 1000000, i);
 	if (env.progress_ms) {
-		/* the window's regret, at the capacity held on average in it */
-		double cap = tier_window_capacity(&r.w), share = tier_window_share(&r.w), best;
+		/*
+		 * the window's regret, at the capacity it held on average
+		 * over its accesses; the capacity over its time beside it
+		 */
+		double cap = tier_window_capacity_acc(&r.w), best;
+		double a = r.w.accesses ? (double)r.w.accesses : 1;
 
 		memcpy(r.sorted, r.win, units * sizeof(*r.sorted));
 		best = tier_best_share(r.sorted, units, cap);
 		printf("window_from=%u\nwindow_accesses=%llu\nwindow_secs=%.3f\n"
-		       "window_slow_share=%.4f\nwindow_capacity=%.1f\n"
-		       "window_best_share=%.4f\nwindow_regret=%.4f\n",
+		       "window_slow_share=%.4f\nwindow_slow_share_lo=%.4f\n"
+		       "window_slow_share_hi=%.4f\nwindow_capacity=%.1f\n"
+		       "window_capacity_acc=%.1f\nwindow_best_share=%.4f\n"
+		       "window_regret=%.4f\nwindow_regret_lo=%.4f\nwindow_regret_hi=%.4f\n",
 		       env.window_from, (unsigned long long)r.w.accesses, r.w.secs,
-		       share, cap, best, share - best);
+		       tier_window_share(&r.w), r.w.slow_lo / a, r.w.slow_hi / a,
+		       tier_window_capacity(&r.w), cap, best,
+		       tier_window_share(&r.w) - best, r.w.slow_lo / a - best,
+		       r.w.slow_hi / a - best);
 	}
 	for (uint64_t v = 0; v < units; v++)
 		if (r.counts[v] > r.counts[top])

@@ -21,6 +21,7 @@
  *   tiermem dump tag=T vcpus=N
  *   tiermem tag=T vcpu=V insns=N
  *   tiermem tag=T vcpu=V mode=user|kernel class=ram|cxl|mmio loads=N stores=N
+ *   tiermem tag=T vcpu=V unresolved=N              (no physical address)
  *   tiermem tag=T chunk=0xADDR user_loads=N user_stores=N kernel_loads=N kernel_stores=N
  *   tiermem tag=T page=0xADDR accesses=N          (pages=on; pages touched)
  *   tiermem end tag=T
@@ -28,7 +29,11 @@
  * A line per vCPU, mode and class that saw an access; chunks and pages
  * likewise. Counters are read while the other vCPUs run: a dump is
  * exact for accesses that ended before the marker on every vCPU (the
- * lab's runs stop their workload first). tools/chmu-workload.c's "mark"
+ * lab's runs stop their workload first). Instructions are counted per
+ * translation block as it starts, so the count around a marker is
+ * within a block of exact. Counts are per vCPU, not per process: what
+ * else runs on a vCPU meanwhile counts too (pin a workload to a vCPU of
+ * its own to see it alone). tools/chmu-workload.c's "mark"
  * command executes the marker; qemu/run-guest.sh loads the plugin with
  * TIERMEM=FILE.
  */
@@ -54,10 +59,15 @@ static const uint8_t marker[MARKER_LEN] = {
 };
 enum { CMD_RESET = 1, CMD_DUMP = 2 };
 
-/* One vCPU's counters */
+/*
+ * One vCPU's counters. Only the vCPU itself writes them (the inline
+ * instruction count and vcpu_mem's increments are not atomic): a reset
+ * takes a copy as the baseline a dump subtracts, never writes them.
+ */
 struct vcpu_count {
 	uint64_t insns;
 	uint64_t acc[MODE_NR][CLASS_NR][2];	/* [mode][class][store] */
+	uint64_t unresolved;			/* no physical address */
 };
 
 /* Guest-physical chunks of 256 MiB: CXL windows' totals, and pages */
@@ -68,8 +78,16 @@ struct chunk {
 	uint64_t acc[MODE_NR][2];		/* CXL accesses */
 	uint64_t *pages;			/* pages=on: user accesses per page */
 };
+/*
+ * Whether an I/O access in a chunk is to a CXL window: windows are whole
+ * 256 MiB chunks (sized and aligned so by the machine), so the region's
+ * name is looked up once per chunk, not per access (GLib's interned
+ * strings take a global lock)
+ */
+enum { IO_UNKNOWN, IO_CXL, IO_OTHER };
+static uint8_t chunk_io[NR_CHUNKS];
 
-static struct qemu_plugin_scoreboard *counts;
+static struct qemu_plugin_scoreboard *counts, *base;
 static struct chunk *chunks[NR_CHUNKS];
 static GMutex lock;			/* chunk allocation, dumps */
 static FILE *out;
@@ -100,6 +118,19 @@ static struct chunk *chunk_of(uint64_t pa)
 	return c;
 }
 
+static int io_class(struct qemu_plugin_hwaddr *hw, uint64_t pa)
+{
+	uint64_t i = pa >> CHUNK_SHIFT;
+	uint8_t k = i < NR_CHUNKS ? __atomic_load_n(&chunk_io[i], __ATOMIC_RELAXED) : IO_UNKNOWN;
+
+	if (k == IO_UNKNOWN) {
+		k = qemu_plugin_hwaddr_device_name(hw) == cxl_name ? IO_CXL : IO_OTHER;
+		if (i < NR_CHUNKS)
+			__atomic_store_n(&chunk_io[i], k, __ATOMIC_RELAXED);
+	}
+	return k == IO_CXL ? CLASS_CXL : CLASS_MMIO;
+}
+
 static void vcpu_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		     uint64_t vaddr, void *udata)
 {
@@ -111,12 +142,13 @@ static void vcpu_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	struct chunk *c = NULL;
 	uint64_t pa;
 
-	if (!hw)
+	if (!hw) {
+		v->unresolved++;
 		return;
+	}
 	pa = qemu_plugin_hwaddr_phys_addr(hw);
 	if (qemu_plugin_hwaddr_is_io(hw))
-		class = qemu_plugin_hwaddr_device_name(hw) == cxl_name ?
-			CLASS_CXL : CLASS_MMIO;
+		class = io_class(hw, pa);
 	v->acc[mode][class][store]++;
 	if (class == CLASS_MMIO || (class == CLASS_RAM && !per_page))
 		return;
@@ -138,9 +170,10 @@ static void reset(void)
 {
 	int i, n = qemu_plugin_num_vcpus();
 
+	/* each vCPU's counts now are the baseline (a racy copy: see vcpu_count) */
 	for (i = 0; i < n; i++)
-		memset(qemu_plugin_scoreboard_find(counts, i), 0,
-		       sizeof(struct vcpu_count));
+		memcpy(qemu_plugin_scoreboard_find(base, i),
+		       qemu_plugin_scoreboard_find(counts, i), sizeof(struct vcpu_count));
 	for (i = 0; i < NR_CHUNKS; i++) {
 		struct chunk *c = chunks[i];
 
@@ -160,18 +193,24 @@ static void dump(uint64_t tag)
 
 	fprintf(out, "tiermem dump tag=%" PRIu64 " vcpus=%d\n", tag, n);
 	for (i = 0; i < n; i++) {
-		struct vcpu_count *v = qemu_plugin_scoreboard_find(counts, i);
+		struct vcpu_count v = *(struct vcpu_count *)qemu_plugin_scoreboard_find(counts, i);
+		struct vcpu_count *b = qemu_plugin_scoreboard_find(base, i);
 
 		fprintf(out, "tiermem tag=%" PRIu64 " vcpu=%d insns=%" PRIu64 "\n",
-			tag, i, v->insns);
+			tag, i, v.insns - b->insns);
 		for (m = 0; m < MODE_NR; m++)
 			for (k = 0; k < CLASS_NR; k++) {
-				if (!v->acc[m][k][0] && !v->acc[m][k][1])
+				uint64_t ld = v.acc[m][k][0] - b->acc[m][k][0];
+				uint64_t st = v.acc[m][k][1] - b->acc[m][k][1];
+
+				if (!ld && !st)
 					continue;
 				fprintf(out, "tiermem tag=%" PRIu64 " vcpu=%d mode=%s class=%s loads=%" PRIu64 " stores=%" PRIu64 "\n",
-					tag, i, mode_name[m], class_name[k],
-					v->acc[m][k][0], v->acc[m][k][1]);
+					tag, i, mode_name[m], class_name[k], ld, st);
 			}
+		if (v.unresolved != b->unresolved)
+			fprintf(out, "tiermem tag=%" PRIu64 " vcpu=%d unresolved=%" PRIu64 "\n",
+				tag, i, v.unresolved - b->unresolved);
 	}
 	for (i = 0; i < NR_CHUNKS; i++) {
 		struct chunk *c = chunks[i];
@@ -210,6 +249,10 @@ static void vcpu_marker(unsigned int vcpu, void *udata)
 	uint64_t cmd = read_reg(reg_rdi), tag = read_reg(reg_rsi);
 
 	g_mutex_lock(&lock);
+	if (!out) {
+		g_mutex_unlock(&lock);
+		return;
+	}
 	if (cmd == CMD_RESET)
 		reset();
 	else if (cmd == CMD_DUMP)
@@ -262,8 +305,11 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 
 static void at_exit(qemu_plugin_id_t id, void *p)
 {
+	g_mutex_lock(&lock);
 	if (out)
 		fclose(out);
+	out = NULL;
+	g_mutex_unlock(&lock);
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -305,6 +351,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	}
 	cxl_name = g_intern_static_string("cxl-fixed-memory-region");
 	counts = qemu_plugin_scoreboard_new(sizeof(struct vcpu_count));
+	base = qemu_plugin_scoreboard_new(sizeof(struct vcpu_count));
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, vcpu_tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

@@ -33,11 +33,16 @@ static void test_window(void)
 	struct tier_window w = { 0 };
 
 	CHECK(NEAR(tier_window_capacity(&w), 0) && NEAR(tier_window_share(&w), 0));
-	/* 1 s holding 10 units, 3 s holding 30: 25 on average */
-	tier_window_add(&w, 1, 10, 1000, 600);
-	tier_window_add(&w, 3, 30, 3000, 600);
+	CHECK(NEAR(tier_window_capacity_acc(&w), 0));
+	/* 1 s holding 10 units, 3 s holding 30: 25 on average over time;
+	 * 1000 accesses then 1000: 20 on average over the accesses
+	 */
+	tier_window_add(&w, 1, 10, 1000, 600, 500, 700);
+	tier_window_add(&w, 3, 30, 1000, 600, 600, 600);
 	CHECK(NEAR(tier_window_capacity(&w), 25));
-	CHECK(NEAR(tier_window_share(&w), 0.3));
+	CHECK(NEAR(tier_window_capacity_acc(&w), 20));
+	CHECK(NEAR(tier_window_share(&w), 0.6));
+	CHECK(w.slow_lo == 1100 && w.slow_hi == 1300);
 }
 
 /* A made-up verdict: regret against the best placement at time-averaged capacity */
@@ -50,10 +55,11 @@ static void test_regret(void)
 	struct tier_window w = { 0 };
 	double regret;
 
-	tier_window_add(&w, 1, 1, 50, 35);	/* unit 1's 15 of 50 in DRAM */
-	tier_window_add(&w, 1, 2, 50, 10);	/* units 0 and 1's 40 of 50 */
+	tier_window_add(&w, 1, 1, 50, 35, 35, 35);	/* unit 1's 15 of 50 in DRAM */
+	tier_window_add(&w, 1, 2, 50, 10, 10, 10);	/* units 0 and 1's 40 of 50 */
 	regret = tier_window_share(&w) - tier_best_share(c, 4, tier_window_capacity(&w));
 	CHECK(NEAR(tier_window_capacity(&w), 1.5));
+	CHECK(NEAR(tier_window_capacity_acc(&w), 1.5));
 	CHECK(NEAR(tier_window_share(&w), 0.45));
 	CHECK(NEAR(regret, 0.45 - 0.35));
 }
@@ -129,6 +135,17 @@ static void test_williams(void)
 	check_williams(6);
 }
 
+static void test_sign_p(void)
+{
+	CHECK(NEAR(tier_sign_p(6, 6), 1.0 / 64));
+	CHECK(NEAR(tier_sign_p(5, 6), 7.0 / 64));
+	CHECK(NEAR(tier_sign_p(7, 8), 9.0 / 256));
+	CHECK(NEAR(tier_sign_p(6, 8), 37.0 / 256));
+	CHECK(NEAR(tier_sign_p(0, 6), 1));
+	CHECK(NEAR(tier_sign_p(7, 6), 0));
+	CHECK(tier_williams_period(4) == 4 && tier_williams_period(3) == 6);
+}
+
 static void test_model_and_reaction(void)
 {
 	const struct tier_point pts[] = {
@@ -154,6 +171,7 @@ int main(void)
 	test_regret();
 	test_paired();
 	test_williams();
+	test_sign_p();
 	test_model_and_reaction();
 	return check_report("test_tierstat");
 }

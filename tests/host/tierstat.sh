@@ -1,7 +1,7 @@
 # chmu-tierstat on made-up blocks: the Williams order of four arms over
 # four blocks (each arm once in each position, each after every other
-# once); the paired differences' median, [min, max] and sign count per
-# contrast and key, blocks missing an arm left out; the modelled
+# once); the paired differences' median, [min, max], sign count and the
+# one-sided sign test's p per contrast and key, blocks missing an arm left out; the modelled
 # hardware throughput; bad input: one line, exit 1. chmu-workload's
 # tiermem marker is a no-op outside QEMU with the plugin.
 . tests/lib.sh
@@ -42,10 +42,10 @@ cat >"$T/blocks" <<'B'
 0 numab capacity 0.90
 B
 expect_eq "$(chmu-tierstat paired promoter-numab promoter-damon <"$T/blocks" | tr '\n' ';')" \
-	"promoter-numab regret blocks=6 median=-0.034 min=-0.05 max=0.01 above=1 below=4 equal=1;promoter-numab capacity blocks=1 median=0.1 min=0.1 max=0.1 above=1 below=0 equal=0;promoter-damon regret blocks=5 median=-0.08 min=-0.11 max=-0.07 above=0 below=5 equal=0;" \
+	"promoter-numab regret blocks=6 median=-0.034 min=-0.05 max=0.01 above=1 below=4 equal=1 p_below=0.3438 p_above=0.9844;promoter-numab capacity blocks=1 median=0.1 min=0.1 max=0.1 above=1 below=0 equal=0 p_below=1 p_above=0.5;promoter-damon regret blocks=5 median=-0.08 min=-0.11 max=-0.07 above=0 below=5 equal=0 p_below=0.03125 p_above=1;" \
 	"paired: median, [min, max] and signs per contrast and key"
 expect_eq "$(chmu-tierstat -j paired numab-damon <"$T/blocks")" \
-	'{"contrast":"numab-damon","key":"regret","blocks":5,"median":-0.07,"min":-0.09,"max":-0.02,"above":0,"below":5,"equal":0}' \
+	'{"contrast":"numab-damon","key":"regret","blocks":5,"median":-0.07,"min":-0.09,"max":-0.02,"above":0,"below":5,"equal":0,"p_below":0.03125,"p_above":1}' \
 	"paired -j"
 expect_eq "$(chmu-tierstat model 0.18 | tr '\n' ';')" "ratio=2 speed=0.8475;ratio=3 speed=0.7353;" "model: CXL's band"
 expect_eq "$(chmu-tierstat model 0.5 4)" "ratio=4 speed=0.4000" "model: one ratio"

@@ -36,18 +36,26 @@ double tier_best_share(uint64_t *counts, size_t n, double k)
 	return 1 - ((double)top + frac * (double)counts[whole]) / (double)total;
 }
 
-void tier_window_add(struct tier_window *w, double secs, double k,
-		     uint64_t accesses, uint64_t slow)
+void tier_window_add(struct tier_window *w, double secs, double k, uint64_t accesses,
+		     uint64_t slow, uint64_t slow_lo, uint64_t slow_hi)
 {
 	w->secs += secs;
 	w->k_secs += k * secs;
+	w->k_acc += k * (double)accesses;
 	w->accesses += accesses;
 	w->slow += slow;
+	w->slow_lo += slow_lo;
+	w->slow_hi += slow_hi;
 }
 
 double tier_window_capacity(const struct tier_window *w)
 {
 	return w->secs > 0 ? w->k_secs / w->secs : 0;
+}
+
+double tier_window_capacity_acc(const struct tier_window *w)
+{
+	return w->accesses ? w->k_acc / (double)w->accesses : 0;
 }
 
 double tier_window_share(const struct tier_window *w)
@@ -91,6 +99,26 @@ int tier_paired(const double *d, size_t n, struct tier_paired *out)
 	return 0;
 }
 
+double tier_sign_p(unsigned int k, unsigned int n)
+{
+	double p = 0, c = 1;	/* c: n choose i, from i = 0 */
+	unsigned int i;
+
+	if (k > n)
+		return 0;
+	for (i = 0; i <= n; i++) {
+		if (i >= k)
+			p += c;
+		c = c * (n - i) / (i + 1);
+	}
+	return p / pow(2, n);
+}
+
+unsigned int tier_williams_period(unsigned int k)
+{
+	return k % 2 ? 2 * k : k;
+}
+
 int tier_williams(unsigned int k, unsigned int block, unsigned int *order)
 {
 	unsigned int i, row, first[64];
@@ -100,7 +128,7 @@ int tier_williams(unsigned int k, unsigned int block, unsigned int *order)
 	/* The first row: 0, 1, k-1, 2, k-2, 3, ...; row r adds r (mod k) */
 	for (i = 0; i < k; i++)
 		first[i] = i % 2 ? (i + 1) / 2 : (k - i / 2) % k;
-	row = block % (k % 2 ? 2 * k : k);
+	row = block % tier_williams_period(k);
 	for (i = 0; i < k; i++) {
 		unsigned int pos = row < k ? i : k - 1 - i;	/* odd k: mirrored */
 

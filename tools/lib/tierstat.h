@@ -26,19 +26,37 @@
  */
 double tier_best_share(uint64_t *counts, size_t n, double k);
 
-/* A window's intervals, accumulated */
+/*
+ * A window's intervals, accumulated. An interval's accesses are taken as
+ * served from the tier a unit is in at the interval's end (slow); a unit
+ * that changed tiers during the interval is uncertain, so the share is
+ * bounded by the units slow at both ends (slow_lo) and at either end
+ * (slow_hi).
+ */
 struct tier_window {
 	double secs;		/* the intervals' length */
 	double k_secs;		/* the fast tier's units, times seconds */
+	double k_acc;		/* the fast tier's units, times accesses */
 	uint64_t accesses;	/* the working set's accesses */
-	uint64_t slow;		/* of those, to units in the slow tier */
+	uint64_t slow, slow_lo, slow_hi;	/* of those, to slow units */
 };
 
-/* One interval of @secs: @k units in the fast tier, @accesses, @slow of them to slow units */
-void tier_window_add(struct tier_window *w, double secs, double k,
-		     uint64_t accesses, uint64_t slow);
+/*
+ * One interval of @secs: @k units in the fast tier at its end,
+ * @accesses, @slow of them to units in the slow tier at its end, @slow_lo
+ * to units slow at both ends, @slow_hi to units slow at either end.
+ */
+void tier_window_add(struct tier_window *w, double secs, double k, uint64_t accesses,
+		     uint64_t slow, uint64_t slow_lo, uint64_t slow_hi);
 /* The window's time-averaged fast-tier units (0 for an empty window) */
 double tier_window_capacity(const struct tier_window *w);
+/*
+ * Its fast-tier units averaged over its accesses (0 without accesses):
+ * the capacity a per-access regret is judged at (under emulation a slow
+ * interval has fewer accesses a second, so the two averages differ while
+ * the capacity moves)
+ */
+double tier_window_capacity_acc(const struct tier_window *w);
 /* Its slow-tier share of accesses (0 without accesses) */
 double tier_window_share(const struct tier_window *w);
 
@@ -51,6 +69,16 @@ struct tier_paired {
 
 /* Summarise @n differences (@d is left as it was). 0, or -EINVAL for none. */
 int tier_paired(const double *d, size_t n, struct tier_paired *out);
+
+/*
+ * The one-sided sign test: the chance of @k or more of @n blocks going
+ * one way when either way is as likely, P(X >= k) for X ~ Bin(n, 1/2).
+ * A tie counts against the direction tested (conservative). 1 for k = 0.
+ */
+double tier_sign_p(unsigned int k, unsigned int n);
+
+/* The blocks after which a Williams design of @k arms is balanced: k, or 2k when k is odd */
+unsigned int tier_williams_period(unsigned int k);
 
 /*
  * The order of @k arms in block @block (from 0), from a Williams design:
