@@ -12,6 +12,8 @@
 #   make bench        benchmarks, results in build/bench/; BENCH_SECTIONS=
 #                     memory,cost,... reruns only those sections
 #   make bench-goals  only what the goals table needs (about 11 min)
+#   make bench-tiering  paired tiering blocks (docs/tiering.md); BENCH_TIER_RATIO,
+#                     BENCH_TIER_ARMS, BENCH_TIER_WORKLOAD choose
 #   make install      the BPF tools and their man pages under
 #                     $(DESTDIR)$(PREFIX) (PREFIX=/usr/local: sbin/, share/man/man8/)
 #
@@ -43,7 +45,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 VMLINUX_H  := $(BUILD)/vmlinux/vmlinux.h
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/tests/%,$(wildcard tests/host/test_*.c))
 
-.PHONY: all deps kernel kernel-debug perf qemu plugins tools install check test test-stress guest shell demo bench bench-goals clean FORCE
+.PHONY: all deps kernel kernel-debug perf qemu plugins tools install check test test-stress guest shell demo bench bench-goals bench-tiering clean FORCE
 
 # When make started: 'all' says how long getting the lab ready took.
 MAKE_START := $(shell date +%s)
@@ -205,6 +207,10 @@ bench: all
 
 bench-goals: all
 	$(Q)bench/run.sh --goals
+
+# the paired tiering blocks of docs/tiering.md alone (about 30 minutes)
+bench-tiering: all
+	$(Q)BENCH_SECTIONS=tierblocks bench/run.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -40,7 +40,20 @@
 #                                and migrate_cold with quotas) and watch
 #                                (the promoter's CHMU configuration,
 #                                drained, nothing promoted); dram runs
-#                                first without the balloon; bench/tier-rows.sh
+#                                without the balloon; bench/tier-rows.sh
+#                                computes the rows on the host. A POLICY of
+#                                the form RUN:POLICY names the run's files
+#                                RUN.POLICY.* (the same policy run twice)
+#   guest-bench.sh tier-blocks LABEL RATIO FIRST COUNT ARM...
+#                                paired blocks (docs/tiering.md): blocks
+#                                FIRST to FIRST + COUNT - 1, each running
+#                                every ARM once in the block's Williams
+#                                order (chmu-tierstat order), on the
+#                                block's seed, bounded by accesses, with
+#                                the placement regret of the window; an
+#                                all-DRAM run first and last (the drift
+#                                check); files bBLOCK.ARM.*, start.dram.*
+#                                and end.dram.*
 # Settings (bench/run.sh passes the host's BENCH_* on):
 #   BENCH_ROUNDS=5        off/on rounds per tracker model (chmu)
 #   BENCH_DRAIN_ROUNDS=5  rounds over all consumers (drain)
@@ -60,6 +73,10 @@
 #   BENCH_TIER_PG_ZIPF=1.01, BENCH_TIER_PG_CLIENTS=2
 #                         the tiering runs' length, working set, Zipf
 #                         exponent, DAMON tiering's quota each way
+#   BENCH_TIER_ACCESSES=8M, BENCH_TIER_WINDOW=50, BENCH_TIER_SEED=1
+#                         tier-blocks: accesses per run, the regret
+#                         window's start (percent of them), the first
+#                         block's seed (block B runs on SEED + B)
 #   BENCH_PROMOTE_MIN_COUNT=0, BENCH_PROMOTE_FULL_BACKOFF=0
 #                         the promoter's promote/min_count (a unit's
 #                         count it needs; the device reports from 16) and
@@ -214,6 +231,25 @@ drain_medians() {
 		}
 	}' "$1"
 }
+
+# tier-blocks: the tier mode over a list of runs, the blocks' order
+BLOCKS=0
+if [ "${1-}" = tier-blocks ]; then
+	[ $# -ge 6 ] || { echo "usage: guest-bench.sh tier-blocks LABEL RATIO FIRST COUNT ARM..." >&2; exit 1; }
+	b_label=$2 b_ratio=$3 b_first=$4 b_count=$5
+	shift 5
+	b_arms=$(IFS=,; echo "$*")
+	runs=(start:dram)
+	for ((b = b_first; b < b_first + b_count; b++)); do
+		order=$(chmu-tierstat order "$b_arms" "$b") || exit 1
+		for a in $order; do
+			runs+=("b$b:$a")
+		done
+	done
+	runs+=(end:dram)
+	BLOCKS=1
+	set -- tier "$b_label" "$b_ratio" "${runs[@]}"
+fi
 
 if [ "$1" = accuracy ] || [ "$1" = shift ] || [ "$1" = promote ] || [ "$1" = attrib ] ||
 	[ "$1" = tier ] || [ "$1" = tier-pg ]; then
@@ -483,8 +519,9 @@ node0() { awk -v k="$1:" '$3 == k { print $4 }' /sys/devices/system/node/node0/m
 # only, each /proc file read in one pass (mapfile: bash's read seeks back
 # after every line, which makes a seq_file regenerate itself), nothing on
 # the results share until a run ends. tier_sample_cut POLICY T0 writes
-# the lines of the run that began at T0 to $R/POLICY.samples, in ms
-# from T0.
+# the lines of the run that began at T0 to $R/POLICY.samples (or FILE:
+# tier_sample_cut POLICY T0 FILE), in ms from T0; a cut right after its
+# run, before the policy runs again.
 tier_sampler() {
 	local fd fifo pol kp v line f on rest free=0 room=0 zf zh r n=0
 	local scan steal dem prom hint user nice sys idle iow irq sirq
@@ -554,7 +591,7 @@ tier_sampler() {
 tier_sample_cut() {
 	awk -v p="$1" -v t0="$2" 'NR == 1 { $1 = ""; $2 = "ms"; sub(/^ /, ""); print; next }
 		$1 == p && $2 >= t0 { $1 = ""; $2 = int(($2 - t0) / 1000); sub(/^ /, ""); print }' \
-		/run/tier-samples >"$R/$1.samples"
+		/run/tier-samples >"${3:-$R/$1.samples}"
 }
 # pid_ticks PID: utime + stime of PID in PID_TICKS (0, and status 1, when
 # it cannot be read): a variable, not output, so that the sampler forks
@@ -1275,6 +1312,11 @@ tier | tier-pg)
 	fast_kb=$((bytes / (1 + ratio) / 1024))
 	printf '%s\n' "workload=$([ "$mode" = tier ] && echo zipf || echo pgbench)" "ratio=$ratio" \
 		"size=$bytes" "units=$units" "fast_kb=$fast_kb" "secs=$SECS" >"$R/setup.txt"
+	if [ "$BLOCKS" = 1 ]; then
+		ACC=${BENCH_TIER_ACCESSES:-8M} WIN=${BENCH_TIER_WINDOW:-50} SEED0=${BENCH_TIER_SEED:-1}
+		printf '%s\n' "design=blocks" "first_block=$b_first" "blocks=$b_count" "arms=$b_arms" \
+			"accesses=$ACC" "window_from=$WIN" "seed=$SEED0" >>"$R/setup.txt"
+	fi
 	if [ "$mode" = tier ]; then
 		echo "zipf=$ZIPF" >>"$R/setup.txt"
 	else
@@ -1289,10 +1331,19 @@ tier | tier-pg)
 	echo - >/run/tier-sample.pol
 	tier_sampler >/run/tier-samples &
 	sampler=$!
-	for pol in "$@"; do
+	for run in "$@"; do
+		pol=${run##*:}
+		P=$R/${run//:/.}	# the run's files: RUN.POLICY.* or POLICY.*
 		node=$NODE
 		if [ "$pol" = dram ]; then
 			node=0
+			if [ -n "$balloon" ]; then
+				# all DRAM again (a drift check): the balloon
+				# goes, and comes back with the next policy
+				kill $balloon
+				for b in $balloon; do wait "$b" 2>/dev/null || true; done
+				balloon=
+			fi
 		elif [ -z "$balloon" ]; then
 			# leave fast_kb and 16 MiB for the processes each run
 			# starts of room on node 0: each run takes back what
@@ -1301,24 +1352,34 @@ tier | tier-pg)
 			[ "$mode" = tier ] || tier_pg_place "$NODE" >/dev/null
 			sync
 			echo 3 >/proc/sys/vm/drop_caches
+			BALLOON_KB=0	# a balloon built again: its own size
 			balloon_to $((fast_kb + 16384)) balloon
 			[ -n "$balloon" ] || { echo "bench: node 0 has no room for a balloon" >&2; exit 1; }
 			b=$BALLOON_KB
 			printf '%s\n' "balloon_kb=$b" "free_kb=$(node0 MemFree)" "high_kb=$(high_kb)" \
 				"room_kb=$(room_kb)" >>"$R/setup.txt"
 		fi
-		[ "$mode" = tier ] || tier_pg_place "$node" >"$R/$pol.placed"
+		[ "$mode" = tier ] || tier_pg_place "$node" >"$P.placed"
 		# The workload starts before the filler: its own memory (stack,
 		# heap, libraries' data; a server's backends') goes where a
 		# process started before node 0 filled up would have it, on
 		# node 0, and not wherever room was left (under TCG a hot stack
 		# page on the CXL node slowed a whole run down 50-fold)
 		if [ "$mode" = tier ]; then
+			if [ "$BLOCKS" = 1 ]; then
+				# bounded by accesses, on the block's seed
+				blk=${run%%:*}
+				blk=${blk#b}
+				case $blk in start | end) blk=$b_first ;; esac
+				zrun=(--accesses "$ACC" --seed $((SEED0 + blk)) --window-from "$WIN")
+			else
+				zrun=(--duration "$SECS")
+			fi
 			chmu-workload zipf --node "$node" --movable --no-thp --cgroup $CGW --size "$TSIZE" \
-				--hot-units "$units" --hot-share 100 --zipf "$ZIPF" --duration "$SECS" \
-				--progress 500 --wait >"$R/$pol.txt" &
+				--hot-units "$units" --hot-share 100 --zipf "$ZIPF" "${zrun[@]}" \
+				--progress 500 --wait >"$P.txt" &
 			wl=$!
-			wait_key "$R/$pol.txt" ready "$pol: workload not ready"
+			wait_key "$P.txt" ready "$pol: workload not ready"
 		else
 			tier_pg_start "$pol" "$node"
 			wl=$PG_PID
@@ -1346,39 +1407,41 @@ tier | tier-pg)
 			balloon_to "$fast_kb" topup
 			share=$(room_kb)
 			fill=0
-			: >"$R/$pol.filler"
+			: >"$P.filler"
 			for step in 1 2 3 4; do
 				f=$(( $(room_kb) - 1024 ))
 				[ "$step" = 1 ] || [ "$f" -gt 1024 ] || break
 				[ "$f" -gt 0 ] || f=4
 				chmu-workload touch --node 0 --movable --no-thp --cgroup $CGW --size "${f}K" \
-					--units 0 --count 1 --hold >"$R/$pol.filler.$step" &
+					--units 0 --count 1 --hold >"$P.filler.$step" &
 				filler="$filler $!"
-				wait_key "$R/$pol.filler.$step" held "$pol: filler not in place"
+				wait_key "$P.filler.$step" held "$pol: filler not in place"
 				# cold as it is meant to be: its page tables'
 				# accessed bits (set by the writes that filled
 				# it) cleared, or reclaim's first pass finds
 				# every filler page referenced and keeps it
 				echo 1 >/proc/${filler##* }/clear_refs
-				cat "$R/$pol.filler.$step" >>"$R/$pol.filler"
+				cat "$P.filler.$step" >>"$P.filler"
 				fill=$((fill + f))
 			done
 			printf '%s\n' "share_kb=$share" "filler_kb=$fill" "fillers=$(wc -w <<<"$filler")" \
-				"topup_kb=$BALLOON_KB" >"$R/$pol.fill"
+				"topup_kb=$BALLOON_KB" >"$P.fill"
 		fi
-		printf '%s\n' "free_kb_before=$(node0 MemFree)" "room_kb_before=$(room_kb)" >"$R/$pol.cost"
-		[ ! -e "$R/$pol.fill" ] || cat "$R/$pol.fill" >>"$R/$pol.cost"
+		printf '%s\n' "free_kb_before=$(node0 MemFree)" "room_kb_before=$(room_kb)" >"$P.cost"
+		[ ! -e "$P.fill" ] || cat "$P.fill" >>"$P.cost"
 		policy_on "$pol"
 		kpid=-1
 		case "$pol" in damon*) kpid=$(cat $D/0/pid) ;; esac
 		probes_start "$wl" "$kpid"
-		vm >"$R/$pol.vm0"
+		vm >"$P.vm0"
 		t0=${EPOCHREALTIME/./}
 		echo "$pol" >/run/tier-sample.pol
 		# halfway: where the workload's own memory is (its code, stack
-		# and heap beside the working set; a pgbench backend's)
-		{ sleep $((SECS / 2)); cat /proc/$([ "$mode" = tier ] && echo $wl || echo "${PG_BACKENDS%% *}")/numa_maps; } \
-			>"$R/$pol.numa_maps" 2>/dev/null &
+		# and heap beside the working set; a pgbench backend's); runs
+		# bounded by accesses (blocks) have no halfway in time
+		[ "$BLOCKS" = 1 ] ||
+			{ sleep $((SECS / 2)); cat /proc/$([ "$mode" = tier ] && echo $wl || echo "${PG_BACKENDS%% *}")/numa_maps; } \
+			>"$P.numa_maps" 2>/dev/null &
 		if [ "$mode" = tier ]; then
 			kill -USR1 $wl
 			wait $wl
@@ -1386,23 +1449,23 @@ tier | tier-pg)
 			tier_pg_wait "$pol"
 		fi
 		echo - >/run/tier-sample.pol
-		tier_sample_cut "$pol" "$t0"
-		[ "$mode" = tier-pg ] || vm >"$R/$pol.vm1"
-		probes_stop "$pol" >>"$R/$pol.cost"
+		tier_sample_cut "$pol" "$t0" "$P.samples"
+		[ "$mode" = tier-pg ] || vm >"$P.vm1"
+		probes_stop "$pol" >>"$P.cost"
 		# node 0 at the run's end: where the memory a policy moved
 		# there came from (the filler demoted, or room left)
-		printf '%s\n' "free_kb_after=$(node0 MemFree)" "room_kb_after=$(room_kb)" >>"$R/$pol.cost"
-		policy_off "$pol" >>"$R/$pol.cost"
-		[ "$mode" = tier ] || tier_pg_placement >>"$R/$pol.cost"
+		printf '%s\n' "free_kb_after=$(node0 MemFree)" "room_kb_after=$(room_kb)" >>"$P.cost"
+		policy_off "$pol" >>"$P.cost"
+		[ "$mode" = tier ] || tier_pg_placement >>"$P.cost"
 		if [ -n "$filler" ]; then
 			kill -USR1 $filler
 			for f in $filler; do wait "$f" || true; done
 			# the first filler's unit 0 (its own file: a filler's
 			# output ends once it is let go)
-			echo "filler_unit0_node=$(sed -n 's/^after0=//p' "$R/$pol.filler.1")" >>"$R/$pol.cost"
+			echo "filler_unit0_node=$(sed -n 's/^after0=//p' "$P.filler.1")" >>"$P.cost"
 			filler=
 		fi
-		echo "pinned_off_node0=$(pinned_off)" >>"$R/$pol.cost"
+		echo "pinned_off_node0=$(pinned_off)" >>"$P.cost"
 		if [ -n "${topup-}" ]; then
 			kill $topup
 			wait $topup 2>/dev/null || true

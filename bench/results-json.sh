@@ -45,6 +45,7 @@ section() { # section NAME DIR
 	scale) printf '[%s]' "$(rows "$d"/s*/scale.json)" ;;
 	promotion) printf '[%s]' "$(rows "$d/promote.json")" ;;
 	tiering) if [ -e "$d/tier.json" ]; then cat "$d/tier.json"; else printf '[]'; fi ;;
+	tierblocks) if [ -e "$d/blocks.json" ]; then cat "$d/blocks.json"; else printf 'null'; fi ;;
 	*) echo "results-json.sh: no section $1" >&2; exit 1 ;;
 	esac
 }

@@ -730,6 +730,53 @@ MD
 	} >"$1/section.md"
 }
 
+# Paired tiering blocks (docs/tiering.md): BENCH_TIER_BOOTS (2) boots of
+# BENCH_TIER_BLOCKS (4) blocks each, every block running each arm of
+# BENCH_TIER_ARMS once in its Williams order, on its own seed, bounded by
+# BENCH_TIER_ACCESSES accesses; the first arm is the one the contrasts
+# judge. The blocks in all must complete the Williams design (a multiple
+# of the arms, twice the arms when odd), or the order is not balanced.
+# make bench-tiering.
+sec_tierblocks() {
+	local r=${BENCH_TIER_RATIO:-4} arms=${BENCH_TIER_ARMS:-chmu,none,numab,damon-tier}
+	local w=${BENCH_TIER_WORKLOAD:-zipf} nb=${BENCH_TIER_BLOCKS:-4} boots=${BENCH_TIER_BOOTS:-2} k
+	local dirs=() na period
+	[ "$w" = zipf ] ||
+		die "tierblocks: BENCH_TIER_WORKLOAD=$w: only zipf runs in paired blocks so far (docs/tiering.md)"
+	na=$(tr ',' '\n' <<<"$arms" | grep -c .)
+	period=$((na % 2 ? 2 * na : na))
+	[ $((nb * boots % period)) = 0 ] ||
+		die "tierblocks: $boots boots of $nb blocks do not complete the Williams design of $na arms (a multiple of $period blocks)"
+	for ((k = 0; k < boots; k++)); do
+		msg BENCH "tiering blocks $((k * nb))-$((k * nb + nb - 1)) at 1:$r, arms ${arms//,/ } (all DRAM first and last)"
+		GUEST_TIMEOUT=3600 CHMU_PROPS=chmu-hotlist-size=4096 boot "$1/k$k" \
+			"bench/guest-bench.sh tier-blocks 'exact tracker' $r $((k * nb)) $nb ${arms//,/ }"
+		dirs+=("$1/k$k")
+	done
+	bench/block-rows.sh "$1" "${dirs[@]}" || die "tierblocks: no rows"
+	{
+	cat <<MD
+
+## Tiering verdicts: paired blocks
+
+The design of [tiering.md](tiering.md): $boots boots of $nb blocks at
+fast:slow 1:$r (the balloon and fillers of the tiering section below);
+every block runs each arm once (${arms//,/, }) in the order of a
+Williams design, on the block's seed, ${BENCH_TIER_ACCESSES:-8M}
+accesses a run (the Zipf workload of ${BENCH_TIER_SIZE:-48M}); the
+placement regret over the window from ${BENCH_TIER_WINDOW:-50}% of the
+accesses, the capacity held over the nominal share, and the measured
+and modelled throughput; an all-DRAM run first and last in each boot is
+the drift check. The contrasts are the first arm's against each other
+one but no promotion: the median of the paired differences, their
+[min, max], and in how many blocks the first arm was lower, higher or
+equal; the verdict is the decision rule of tiering.md on regret.
+
+MD
+	cat "$1/blocks.md"
+	} >"$1/section.md"
+}
+
 # write: the results (or bench-goals') document and page, from the store
 write() {
 	bench/results-json.sh "$store" "$([ "$mode" = goals ] && echo bench-goals || echo bench)" >"$out/$report.json.new"

@@ -25,6 +25,7 @@ bench_section_table=(
 	"scale|scale|[]|"
 	"promotion|promotion|[]|goals"
 	"tiering|tiering|[]|optin"
+	"tierblocks|tiering_blocks|null|optin"
 )
 
 # bench_section_names [goals]: every section's name (with goals: those of

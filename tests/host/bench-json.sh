@@ -42,6 +42,11 @@ expect_eq "$(sec tiering)" "[]" "tiering never measured: no rows"
 printf '[%s,\n%s]\n' '{"ratio":4,"policy":"none","x_dram_steady":0.3}' '{"ratio":4,"policy":"chmu","x_dram_steady":0.6}' >"$r/tiering/tier.json"
 expect_eq "$(sec tiering | jq -c '[.[] | [.policy, .x_dram_steady]]')" '[["none",0.3],["chmu",0.6]]' "tiering rows"
 rm -rf "$r/tiering"
+mkdir -p "$r/tierblocks"
+expect_eq "$(sec tierblocks)" "null" "tiering blocks never measured: null"
+echo '{"arms":["chmu","none"],"runs":[],"contrasts":[],"drift":[]}' >"$r/tierblocks/blocks.json"
+expect_eq "$(sec tierblocks | jq -c .arms)" '["chmu","none"]' "tiering blocks"
+rm -rf "$r/tierblocks"
 rm "$r/attribution/attr/attrib.json"
 expect_eq "$(sec attribution)" "[]" "no attribution boot: an empty array"
 rm -r "$r"/shift/f0 "$r"/shift/f1
@@ -62,7 +67,7 @@ jq -e . >/dev/null <<<"$out" || fail "not valid JSON: $out"
 expect_eq "$(jq -c '[.version, .kind, .memory.dram_read, (.chmu | length), (.scale | length), .epoch_end, .drain, .attribution, .accuracy, .shift, .promotion, .goals]' <<<"$out")" \
 	'[1,"bench",1,2,3,[],[],[],[],[],[],[]]' "version, kind, the kept sections' rows, the others empty"
 expect_eq "$(jq -c '[.sections | to_entries[] | [.key, .value.stale]]' <<<"$out")" \
-	'[["memory",true],["cost",true],["epochs",null],["drain",null],["attribution",null],["accuracy",null],["shift",null],["scale",true],["promotion",null],["tiering",null]]' \
+	'[["memory",true],["cost",true],["epochs",null],["drain",null],["attribution",null],["accuracy",null],["shift",null],["scale",true],["promotion",null],["tiering",null],["tierblocks",null]]' \
 	"every section in sections: null when not kept; stale when not measured on HEAD"
 rm -r "$s/memory"
 expect_eq "$(bench/results-json.sh "$s" | jq -c .memory)" null "memory never measured: null"

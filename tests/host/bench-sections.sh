@@ -93,7 +93,7 @@ expect_eq "$(cut -d' ' -f1 "$T/boots" | paste -sd' ')" "memory/base cost/m0 cost
 expect_eq "$(j '[.memory.dram_read, (.chmu | length), .chmu[0].ratio, .chmu[0].epoch_end_ns, (.drain | length), (.accuracy | length), .promotion] | @json')" \
 	'[111,7,0.95,140000,4,0,[]]' "rows of the sections measured; [] for those never measured"
 expect_eq "$(j '[.sections | to_entries[] | "\(.key):\(.value.commit // "-")"] | join(" ")')" \
-	"memory:$c1 cost:$c1 epochs:- drain:$c1 attribution:- accuracy:- shift:- scale:- promotion:- tiering:-" "each section's commit; null when never measured"
+	"memory:$c1 cost:$c1 epochs:- drain:$c1 attribution:- accuracy:- shift:- scale:- promotion:- tiering:- tierblocks:-" "each section's commit; null when never measured"
 expect_eq "$(j '[.sections.cost | .stale, .commits_behind, .dirty, .key, .mode] | @json')" '[false,0,false,"chmu","bench"]' "the cost section's stamp"
 expect_eq "$(jq --argjson a "$t0" --argjson b "$t1" '.sections.drain | (.measured_at | fromdateiso8601) as $t | $t >= $a and $t <= $b and .seconds >= 0' "$T/out/results.json")" \
 	true "measured_at: UTC, during the run"
@@ -152,7 +152,7 @@ expect_eq "$(bench_sections "" | paste -sd' ')" "memory cost epochs drain attrib
 expect_eq "$(bench_sections "scale,tiering" | paste -sd' ')" "scale tiering" "an opt-in section named: run"
 rc=0
 out=$(BENCH_SECTIONS=memory,costs FAKE_DRAM=333 bench/run.sh 2>&1) || rc=$?
-expect_eq "$rc:$out" "1:error: BENCH_SECTIONS: unknown section 'costs' (sections: memory, cost, epochs, drain, attribution, accuracy, shift, scale, promotion, tiering)" \
+expect_eq "$rc:$out" "1:error: BENCH_SECTIONS: unknown section 'costs' (sections: memory, cost, epochs, drain, attribution, accuracy, shift, scale, promotion, tiering, tierblocks)" \
 	"an unknown section"
 rc=0
 out=$(BENCH_SECTIONS=memory bench/run.sh --goals 2>&1) || rc=$?
