@@ -151,6 +151,9 @@ $(BUILD)/tests/%: tests/host/%.c $(LIBCHMU) tools/lib/*.h tests/host/check.h
 # The tracepoint type check works on libbpf's struct btf.
 LIBS_test_btf := $(OBJ)/chmubtf.o -lbpf -lelf -lz
 $(BUILD)/tests/test_btf: $(OBJ)/chmubtf.o
+# The BPF tools' runtime, without a skeleton.
+LIBS_test_runtime := $(LIBCHMUBPF) -lbpf -lelf -lz
+$(BUILD)/tests/test_runtime: $(LIBCHMUBPF)
 
 # sleep(1) that tallies a guest test's fixed waits (tests/guest-suite.sh)
 TEST_BINS := $(BUILD)/tests/bin/sleep

@@ -418,6 +418,13 @@ bool chmu_owner_prepare(const char *tool, const struct chmu_owner_bpf *b,
 			bool on, bool *drain, struct owner_names **names)
 {
 	*names = NULL;
+	/* a tool whose BPF object has no chmuowner.bpf.h: nothing to load */
+	if (!b->resolve) {
+		if (on)
+			fprintf(stderr, "%s: no attribution in this tool (its BPF object has no chmu_resolve)\n",
+				tool);
+		return !on;
+	}
 	bpf_program__set_autoload(b->resolve, on);
 	if (!on)
 		return true;

@@ -76,7 +76,8 @@ struct chmu_owner_bpf {
 	.unattributed = &(skel)->bss->chmu_owner_unattributed })
 
 /*
- * Before the skeleton's load: chmu_resolve is loaded only if @on. If @on,
+ * Before the skeleton's load: chmu_resolve is loaded only if @on (a tool
+ * without chmuowner.bpf.h leaves @b zeroed: fine unless @on). If @on,
  * the tool's cgroup names (the first cgroup2 mount; the CXL regions are
  * read by chmu_owner_regions_sync() or the tool) into *@names and, for a tool that attributes in its drain,
  * its .rodata switch *@drain (NULL: none) set and its budget per drain
