@@ -1482,6 +1482,8 @@ int main(int argc, char **argv)
 	}
 	/* attribution's program, only when asked for; per frame, not in the drain */
 	t.owner = CHMU_OWNER_BPF(s.skel);
+	/* the configuration's program, as the batch's: tp_btf, else raw_tp */
+	chmu_pick_prog(s.skel->progs.config_btf, s.skel->progs.config_raw, t.tp_btf);
 	err = chmu_tool_load(&t, s.skel->skeleton, s.skel->progs.batch_btf,
 			     s.skel->progs.batch_raw, env.cgroup, NULL);
 	if (err)

@@ -3,8 +3,9 @@
 # frame opens the driver's drain counters (drain_ns, batches, entries) and
 # promote/enable per instance, 4 files, and nothing else under the
 # instance (a frame whose counters moved reads them again until two reads
-# agree; no drain runs here); a reconfiguration while chmutop runs (disable, new threshold
-# and epoch, enable) shows in its frames all the same, as does a disable.
+# agree; no drain runs here); a reconfiguration while chmutop runs
+# (disable, new threshold and epoch, enable) shows in its frames all the
+# same, as does a disable, also with neither tracefs nor debugfs mounted.
 . tests/lib.sh
 hmu_setup
 eval "$(chmu-region create -m mem0 --devdax)"
@@ -52,4 +53,28 @@ wait_for "no frame says the instance is off: $(grep '^mem0.0.0 ' /tmp/cfg.txt | 
 kill -INT $pid
 wait $pid || fail "chmutop -b ended with $?"
 pid=
+
+# Neither tracefs nor debugfs mounted (issue 47, defect 1): the
+# configuration's program attaches as tp_btf or raw_tp, as the batch's
+# do, and a reconfiguration still shows.
+retrace() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
+	mountpoint -q $TRACE || mount -t tracefs tracefs $TRACE
+}
+trap 'kill $pid 2>/dev/null || true; retrace; hmu_cfg enable=0 2>/dev/null || true; chmu-region destroy all >/dev/null 2>&1 || true' EXIT
+umount $TRACE
+umount /sys/kernel/debug/tracing 2>/dev/null || true
+umount /sys/kernel/debug
+[ ! -e $TRACE/events ] && [ ! -e /sys/kernel/debug/tracing ] || fail "tracefs or debugfs still mounted"
+hmu_cfg mode=epoch threshold=7 epoch_us=1000000 fill_threshold=0 unit_shift=12 enable=1
+start_tool pid /tmp/cfg.txt chmutop -b 1
+hmu_cfg enable=0
+hmu_cfg threshold=9 enable=1
+thr9() { grep -q '^mem0.0.0 on epoch 1s thr 9 ' /tmp/cfg.txt; }
+wait_for "without tracefs, no frame shows threshold 9: $(grep '^mem0.0.0 ' /tmp/cfg.txt | tail -n 1)" thr9
+kill -INT $pid
+wait $pid || fail "chmutop -b without tracefs ended with $?"
+pid=
+retrace
+echo "ok: chmutop without tracefs and debugfs"
 echo ok
