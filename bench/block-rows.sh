@@ -30,6 +30,10 @@ TS=${CHMU_TIERSTAT:-build/bin/chmu-tierstat}
 [ $# -gt 0 ] || { echo "block-rows.sh: no boot" >&2; exit 1; }
 kv() { sed -n "s/^$1=//p" "$2" | head -n 1; }
 
+# rate FILE: a run's window accesses a second
+rate() { awk -F= '$1 == "window_accesses" { a = $2 } $1 == "window_secs" { t = $2 }
+	END { if (t > 0) printf "%.1f", a / t; else print 0 }' "$1"; }
+
 mkdir -p "$out"
 : >"$out/blocks.txt"
 : >"$out/drift.txt"
@@ -41,8 +45,6 @@ for b in "$@"; do
 	units=$(kv units "$s")
 	arms=$(kv arms "$s")
 	share=$(awk -v u="$units" -v r="$ratio" 'BEGIN { print u / (1 + r) }')
-	rate() { awk -F= '$1 == "window_accesses" { a = $2 } $1 == "window_secs" { t = $2 }
-		END { if (t > 0) printf "%.1f", a / t; else print 0 }' "$1"; }
 	d0=$(rate "$b/start.dram.txt")
 	d1=$(rate "$b/end.dram.txt")
 	echo "$(basename "$b") $d0 $d1" >>"$out/drift.txt"
@@ -54,18 +56,25 @@ for b in "$@"; do
 		arm=${n#*.}
 		arm=${arm//-/_}
 		grep -q '^window_regret=' "$f" || { echo "block-rows.sh: $f has no window (the run failed?)" >&2; exit 1; }
-		slow=$(kv window_slow_share "$f")
-		printf '%s %s %s %s\n' \
-			"$blk" "$arm" regret "$(kv window_regret "$f")" \
-			"$blk" "$arm" regret_lo "$(kv window_regret_lo "$f")" \
-			"$blk" "$arm" regret_hi "$(kv window_regret_hi "$f")" \
-			"$blk" "$arm" capacity "$(awk -v c="$(kv window_capacity "$f")" -v s="$share" 'BEGIN { printf "%.4f", c / s }')" \
-			"$blk" "$arm" capacity_acc "$(awk -v c="$(kv window_capacity_acc "$f")" -v s="$share" 'BEGIN { printf "%.4f", c / s }')" \
-			"$blk" "$arm" slow_share "$slow" \
-			"$blk" "$arm" best_share "$(kv window_best_share "$f")" \
-			"$blk" "$arm" x_dram "$(awk -v r="$(rate "$f")" -v d="$dram" 'BEGIN { printf "%.4f", (d > 0 ? r / d : 0) }')" \
-			"$blk" "$arm" model_2x "$("$TS" model "$slow" 2 | sed 's/.*speed=//')" \
-			"$blk" "$arm" model_3x "$("$TS" model "$slow" 3 | sed 's/.*speed=//')" >>"$out/blocks.txt"
+		# the modelled speeds at CXL 2x and 3x DRAM's latency, one call
+		m=$("$TS" model "$(kv window_slow_share "$f")" 2 3 | sed 's/.*speed=//' | paste -sd' ')
+		# the run's keys, from its window_* lines in one pass
+		awk -F= -v k="$blk $arm" -v share="$share" -v dram="$dram" -v m="$m" '
+			{ v[$1] = $2 }
+			END {
+				split(m, s, " ")
+				r = v["window_secs"] > 0 ? sprintf("%.1f", v["window_accesses"] / v["window_secs"]) + 0 : 0
+				print k, "regret", v["window_regret"]
+				print k, "regret_lo", v["window_regret_lo"]
+				print k, "regret_hi", v["window_regret_hi"]
+				printf "%s capacity %.4f\n", k, v["window_capacity"] / share
+				printf "%s capacity_acc %.4f\n", k, v["window_capacity_acc"] / share
+				print k, "slow_share", v["window_slow_share"]
+				print k, "best_share", v["window_best_share"]
+				printf "%s x_dram %.4f\n", k, (dram > 0 ? r / dram : 0)
+				print k, "model_2x", s[1]
+				print k, "model_3x", s[2]
+			}' "$f" >>"$out/blocks.txt"
 	done
 done
 

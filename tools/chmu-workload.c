@@ -227,6 +227,17 @@ static const char doc[] =
 	"  chmu-workload balloon --node 0 --size 1G\n"
 	"  chmu-workload mark dump 7";
 
+/* --mark TAG, mark reset|dump TAG: a decimal tag */
+static void parse_tag(const char *arg, struct argp_state *state)
+{
+	char *end;
+
+	errno = 0;
+	env.mark_tag = strtoull(arg, &end, 10);
+	if (errno || *end || end == arg || arg[0] == '-')
+		argp_error(state, "invalid tag '%s' (a decimal number)", arg);
+}
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	long v;
@@ -359,10 +370,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.window_from = (uint32_t)v;
 		break;
 	case OPT_MARK:
-		errno = 0;
-		env.mark_tag = strtoull(arg, &end, 10);
-		if (errno || *end || end == arg || arg[0] == '-')
-			argp_error(state, "invalid tag '%s' (a decimal number)", arg);
+		parse_tag(arg, state);
 		env.have_mark = 1;
 		break;
 	case OPT_PID:
@@ -386,10 +394,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			} else if (state->arg_num == 1 && !strcmp(arg, "dump")) {
 				env.mark_cmd = TIERMARK_DUMP;
 			} else if (state->arg_num == 2) {
-				errno = 0;
-				env.mark_tag = strtoull(arg, &end, 10);
-				if (errno || *end || end == arg || arg[0] == '-')
-					argp_error(state, "invalid tag '%s' (a decimal number)", arg);
+				parse_tag(arg, state);
 			} else {
 				argp_error(state, "mark takes reset or dump, then a TAG");
 			}
